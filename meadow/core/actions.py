@@ -1,0 +1,58 @@
+"""Actions and events: the small values that cross the contract.
+
+An action is a frozen, slotted dataclass whose fields are plain JSON values (str, int, bool, or
+tuples of them). `str(action)` is its log form and parses back with `State.parse_action`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = Any  # a value made of dict, list, str, int, float, bool and None
+
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """Base of every game's decisions. Subclasses define `__str__`."""
+
+    @property
+    def kind(self) -> str:
+        """The class name in snake case: `PlaceVisitor` -> `place_visitor`."""
+        return _CAMEL.sub("_", type(self).__name__).lower()
+
+    def to_json(self) -> dict[str, JSON]:
+        """The structured form: `{"kind": ..., field: value, ...}`, tuples as lists."""
+        data: dict[str, JSON] = {"kind": self.kind, "text": str(self)}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, for logs, animation and replay.
+
+    `public` is what every seat and spectator learns; `private[seat]` adds what only that seat
+    learns (the tile it drew). `reveals` marks a point undo may not cross: hidden information
+    came out or chance was used.
+    """
+
+    kind: str
+    seat: int | None
+    public: dict[str, JSON] = field(default_factory=dict)
+    private: dict[int, dict[str, JSON]] = field(default_factory=dict)
+    reveals: bool = False
+
+    def for_seat(self, seat: int | None) -> dict[str, JSON]:
+        """What `seat` may see of this event (`None` = spectator)."""
+        data: dict[str, JSON] = {"kind": self.kind, "seat": self.seat, **self.public}
+        if seat is not None and seat in self.private:
+            data.update(self.private[seat])
+        data["reveals"] = self.reveals
+        return data

@@ -1,0 +1,187 @@
+"""The contract every game meets: `Game` describes and sets up, `State` is the whole truth.
+
+A game writes hooks (`_legal_actions`, `_apply`, `_why_illegal`, ...) for the in-progress case;
+this base class owns the checks every game needs the same way: game over, legality, and leaving
+the state untouched when an action is refused.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+from meadow.core.actions import JSON, Action, Event
+from meadow.core.errors import GameNotOver, IllegalAction, SetupError
+from meadow.core.options import GameOptions, describe_options, parse_options
+from meadow.core.result import Result
+from meadow.core.rng import MAX_SEED, Rng, new_seed
+
+
+class Game(ABC):
+    """A game as a whole: what it is called, who can play, which options it has."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    Options: ClassVar[type[GameOptions]]
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+    def options(
+        self, players: int, raw: Mapping[str, Any] | GameOptions | None = None
+    ) -> GameOptions:
+        """Validated options with defaults filled in.
+
+        Raises:
+            OptionError: an unknown option, a bad value, or one that does not fit `players`.
+        """
+        options = parse_options(self.Options, self.id, raw)
+        self._check_options(players, options)
+        return options
+
+    def setup(
+        self,
+        players: int,
+        options: Mapping[str, Any] | GameOptions | None = None,
+        seed: int | None = None,
+    ) -> State:
+        """A new game for `players` seats; seat 0 moves first.
+
+        Raises:
+            SetupError: an unsupported player count or seed.
+            OptionError: see `options`.
+        """
+        if not isinstance(players, int) or players not in self.player_counts:
+            raise SetupError(
+                f"{self.title} is for {self.min_players}-{self.max_players} players, "
+                f"not {players!r}"
+            )
+        if seed is None:
+            seed = new_seed()
+        if not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise SetupError(f"seed {seed!r} must be an integer in 0..{MAX_SEED}")
+        return self._setup(players, self.options(players, options), seed)
+
+    def describe(self) -> dict[str, JSON]:
+        """What a lobby or `meadow games` shows about this game."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "players": list(self.player_counts),
+            "options": describe_options(self.Options),
+        }
+
+    @abstractmethod
+    def _setup(self, players: int, options: GameOptions, seed: int) -> State: ...
+
+    def _check_options(self, players: int, options: GameOptions) -> None:  # noqa: B027
+        """Refuse options that do not fit the player count (default: all fit)."""
+
+    @abstractmethod
+    def state_from_json(self, data: Mapping[str, Any]) -> State: ...
+
+    @abstractmethod
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        """The seat's view drawn as plain text for the terminal (never the state itself)."""
+
+
+class State(ABC):
+    """One game in progress, as plain data. Subclasses hold the fields; see DESIGN.md."""
+
+    game: ClassVar[Game]
+    players: int
+    options: GameOptions
+    rng: Rng
+    ply: int
+
+    # -- the contract -------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat whose decision is pending; `None` once the game is over."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal decision for `to_move`, in a stable order (empty when over)."""
+        if self.is_over:
+            return []
+        return self._legal_actions()
+
+    def apply(self, action: Action) -> list[Event]:
+        """Perform `action` for `to_move` and return the events it caused.
+
+        Raises:
+            IllegalAction: with the reason in game words; the state is unchanged.
+        """
+        if self.is_over:
+            raise IllegalAction(str(action), "the game is over")
+        if action not in self._legal_actions():
+            raise IllegalAction(str(action), self._why_illegal(action))
+        events = self._apply(action)
+        self.ply += 1
+        return events
+
+    def result(self) -> Result:
+        """Final scores, breakdown and ranking.
+
+        Raises:
+            GameNotOver: the game is still running.
+        """
+        if not self.is_over:
+            raise GameNotOver(f"{self.game.title} is not over yet (ply {self.ply})")
+        return self._result()
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """What `seat` may know, JSON-safe; `None` is a spectator."""
+
+    @abstractmethod
+    def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        """A state that `seat` cannot tell apart from this one, with the hidden parts redrawn."""
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    @abstractmethod
+    def to_json(self) -> dict[str, JSON]: ...
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> State:
+        return cls.game.state_from_json(data)
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read an action in its text form.
+
+        Raises:
+            NotationError: the text is not an action of this game.
+        """
+
+    # -- hooks for the game -------------------------------------------------------------
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def _apply(self, action: Action) -> list[Event]:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def _why_illegal(self, action: Action) -> str:
+        """A reason, in game words, why `action` is not legal now (never a hidden fact)."""
+
+    @abstractmethod
+    def _result(self) -> Result: ...
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.to_json() == self.to_json()
+
+    __hash__ = None  # type: ignore[assignment]

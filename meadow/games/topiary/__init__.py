@@ -1,0 +1,46 @@
+"""Topiary (Danny Devine, 2017): place visitors around a garden of sculpture tiles."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meadow.core.errors import OptionError, RecordError
+from meadow.core.game import Game, State
+from meadow.core.options import GameOptions
+from meadow.games.topiary import text
+from meadow.games.topiary.options import TopiaryOptions
+from meadow.games.topiary.rules import TopiaryState, setup
+
+
+class Topiary(Game):
+    id = "topiary"
+    title = "Topiary"
+    min_players = 2
+    max_players = 4
+    Options = TopiaryOptions
+
+    def _setup(self, players: int, options: GameOptions, seed: int) -> State:
+        assert isinstance(options, TopiaryOptions)
+        return setup(players, options, seed)
+
+    def _check_options(self, players: int, options: GameOptions) -> None:
+        assert isinstance(options, TopiaryOptions)
+        if players == 4 and options.removed_shape != "random":
+            raise OptionError(
+                f"option 'removed_shape' = {options.removed_shape!r}: with 4 players all "
+                "8 motif sets are used, so none can be removed"
+            )
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            return TopiaryState.from_data(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"not a valid Topiary state: {exc!r}") from None
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        return text.render(view)
+
+
+GAME = Topiary()
+TopiaryState.game = GAME
