@@ -75,6 +75,14 @@ class Game(ABC):
             "options": describe_options(self.Options),
         }
 
+    def event_text(self, event: Mapping[str, Any]) -> str:
+        """One log line for an event as a seat sees it (`Event.for_seat`)."""
+        details = ", ".join(
+            f"{k}={v}" for k, v in event.items() if k not in ("kind", "seat", "reveals")
+        )
+        who = "" if event.get("seat") is None else f"seat {event['seat']} "
+        return f"{who}{event['kind']}" + (f": {details}" if details else "")
+
     @abstractmethod
     def _setup(self, players: int, options: GameOptions, seed: int) -> State: ...
 

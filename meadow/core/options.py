@@ -75,7 +75,7 @@ def describe_options(model: type[GameOptions]) -> list[dict[str, Any]]:
                 "type": prop.get("type", "string"),
                 "default": prop.get("default"),
                 "choices": prop.get("enum"),
-                "description": prop.get("description", ""),
+                "description": " ".join(prop.get("description", "").split()),
             }
         )
     return described

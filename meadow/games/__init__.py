@@ -32,7 +32,7 @@ def get(game_id: str) -> Game:
     return game
 
 
-def all() -> list[Game]:  # noqa: A001 - the name the contract asks for
+def all() -> list[Game]:
     return [get(game_id) for game_id in _MODULES]
 
 

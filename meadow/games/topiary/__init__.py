@@ -41,6 +41,9 @@ class Topiary(Game):
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render(view)
 
+    def event_text(self, event: Mapping[str, Any]) -> str:
+        return text.event_text(event)
+
 
 GAME = Topiary()
 TopiaryState.game = GAME

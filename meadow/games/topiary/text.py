@@ -27,9 +27,9 @@ def render(view: Mapping[str, Any]) -> str:
 
     def edge(side: str, index: int) -> str:
         seat = visitors.get(f"O-{side}{index}")
-        return f"  {_ARROWS[side]}{seat}" if seat is not None else "    "
+        return f" {_ARROWS[side]}{seat} " if seat is not None else "    "
 
-    lines = ["       " + "".join(f"  c{col}" for col in range(c.SIZE))]
+    lines = ["       " + "".join(f" c{col} " for col in range(c.SIZE))]
     lines.append("       " + "".join(edge("N", col) for col in range(c.SIZE)))
     for row in range(c.SIZE):
         cells = "".join(tile_text(t) for t in view["garden"][row])
@@ -41,7 +41,9 @@ def render(view: Mapping[str, Any]) -> str:
         lines.append("diagonal visitors (position:seat): " + ", ".join(diagonals))
     if view["removed_shape"]:
         lines.append(f"out of the game: all {view['removed_shape']} tiles")
-    lines.append("visitors left: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(view["visitors_left"])))
+    lines.append(
+        "visitors left: " + ", ".join(f"seat {s}: {n}" for s, n in enumerate(view["visitors_left"]))
+    )
     points = ", ".join(
         f"seat {s}: {p['visitors'] + p['bonus']}" for s, p in enumerate(view["points"])
     )
@@ -53,3 +55,30 @@ def render(view: Mapping[str, Any]) -> str:
     if view["current_position"]:
         lines.append(f"this turn's visitor: {view['current_position']}")
     return "\n".join(lines)
+
+
+def event_text(event: Mapping[str, Any]) -> str:
+    """A log line for one event as a seat sees it."""
+    who = f"seat {event['seat']}"
+    kind = event["kind"]
+    if kind == "visit":
+        return f"{who} places a visitor at {event['position']}"
+    if kind == "take":
+        tile = f" ({event['tile']})" if "tile" in event else ""
+        return f"{who} takes the face-down tile at {event['cell']}{tile}"
+    if kind == "skip":
+        return f"{who} leaves the line as it is"
+    if kind == "place":
+        return f"{who} places {event['tile']} face up at {event['cell']}"
+    if kind == "keep":
+        to = "the box" if event["to"] is None else f"seat {event['to']}"
+        line = f"{who} keeps 3 tiles and passes {event['passed']} to {to}"
+        if "passed_tiles" in event:
+            line += f" ({' '.join(event['passed_tiles'])})"
+        if "received_tiles" in event:
+            line += f"; you receive {' '.join(event['received_tiles'])}"
+        return line
+    if kind == "game_over":
+        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
+        return f"the game is over: {scores}"
+    return f"{who} {kind}"

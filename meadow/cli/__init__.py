@@ -1,0 +1,46 @@
+"""The `meadow` command line (Typer + Rich). Every error a person can cause is shown as one
+readable line; a traceback means a bug and is shown only with MEADOW_DEBUG=1."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+from rich.console import Console
+
+from meadow.core.errors import MeadowError
+
+app = typer.Typer(
+    name="meadow",
+    help="Meadow: play, simulate and replay Renature, Mystic Vale, Topiary and Harmonies.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+console = Console(highlight=False, soft_wrap=True)
+errors = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _register() -> None:
+    from meadow.cli import games_cmd, play, replay, simulate  # noqa: F401 - they add commands
+
+
+def main() -> None:
+    _register()
+    try:
+        app()
+    except MeadowError as exc:
+        errors.print(f"[red]error:[/red] {exc}")
+        sys.exit(2)
+    except KeyboardInterrupt:
+        errors.print("interrupted")
+        sys.exit(130)
+    except Exception as exc:
+        if os.environ.get("MEADOW_DEBUG"):
+            raise
+        errors.print(
+            f"[red]internal error:[/red] {type(exc).__name__}: {exc}\n"
+            "This is a bug in Meadow; run again with MEADOW_DEBUG=1 for details."
+        )
+        sys.exit(70)

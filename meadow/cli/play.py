@@ -1,0 +1,171 @@
+"""`meadow play`: a person plays in the terminal against random opponents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from meadow import games
+from meadow.cli import app, console
+from meadow.cli.common import game_options
+from meadow.core.actions import Action, Event
+from meadow.core.errors import MeadowError
+from meadow.core.game import Game, State
+from meadow.core.record import GameRecord
+from meadow.core.result import Result
+from meadow.core.rng import Rng, new_seed
+
+HELP = (
+    "Type the number of an action or the action itself (e.g. 'visit O-N2').\n"
+    "Other commands: 'help', 'board' (draw again), 'save FILE' (save the record), 'quit'."
+)
+
+
+@app.command()
+def play(
+    game_id: str = typer.Argument(..., metavar="GAME", help="A game id, see `meadow games`."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of seats."),
+    seat: int = typer.Option(0, help="Your seat (0 moves first)."),
+    seed: int | None = typer.Option(None, help="Seed for a repeatable game."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    save: Path | None = typer.Option(None, help="Save the game record here when it ends."),
+) -> None:
+    """Play a game in the terminal against opponents that move at random."""
+    game = games.get(game_id)
+    options = game_options(game, players, option)
+    if not 0 <= seat < players:
+        raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
+    record, state = GameRecord.start(
+        game, players, options.model_dump(), new_seed() if seed is None else seed
+    )
+    opponents = Rng(new_seed())
+    console.print(f"[bold]{game.title}[/bold], {players} players; you are seat {seat}. {HELP}")
+    while not state.is_over:
+        if state.to_move == seat:
+            action = _ask(game, state, seat, record)
+            if action is None:
+                _finish_early(record, save)
+                return
+        else:
+            actions = state.legal_actions()
+            action = actions[opponents.below(len(actions))]
+        events = state.apply(action)
+        record.add(action)
+        _show_events(game, events, seat)
+    console.print(game.render_text(state.view(seat)))
+    _show_result(state.result(), seat)
+    if save is not None:
+        record.save(save)
+        console.print(f"record saved to {save}")
+
+
+def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | None:
+    """Prompt until the person gives a legal action; `None` if they quit."""
+    actions = state.legal_actions()
+    console.print()
+    console.print(game.render_text(state.view(seat)))
+    _list_actions(actions)
+    while True:
+        try:
+            reply = console.input("[bold]your move>[/bold] ").strip()
+        except EOFError:
+            return None
+        if not reply:
+            continue
+        word, _, rest = reply.partition(" ")
+        if word in ("quit", "exit", "q"):
+            return None
+        if word in ("help", "?"):
+            console.print(HELP)
+            continue
+        if word == "board":
+            console.print(game.render_text(state.view(seat)))
+            _list_actions(actions)
+            continue
+        if word == "save":
+            _save(record, rest)
+            continue
+        action = _read_action(state, actions, reply)
+        if action is not None:
+            return action
+
+
+def _read_action(state: State, actions: list[Action], reply: str) -> Action | None:
+    if reply.isdigit():
+        number = int(reply)
+        if 1 <= number <= len(actions):
+            return actions[number - 1]
+        console.print(f"[red]{number} is not on the list; choose 1..{len(actions)}[/red]")
+        return None
+    try:
+        action = state.parse_action(reply)
+    except MeadowError as exc:
+        console.print(f"[red]{exc}[/red]")
+        return None
+    if action not in actions:
+        probe = state.clone()
+        try:
+            probe.apply(action)
+        except MeadowError as exc:
+            console.print(f"[red]{exc}[/red]")
+            return None
+    return action
+
+
+def _list_actions(actions: list[Action]) -> None:
+    width = len(str(len(actions)))
+    items = [f"{i:>{width}}. {a}" for i, a in enumerate(actions, 1)]
+    table = Table.grid(padding=(0, 3))
+    columns = 4 if len(items) > 12 else 1
+    for _ in range(columns):
+        table.add_column()
+    rows = (len(items) + columns - 1) // columns
+    for r in range(rows):
+        table.add_row(
+            *(items[r + k * rows] if r + k * rows < len(items) else "" for k in range(columns))
+        )
+    console.print(table)
+
+
+def _show_events(game: Game, events: list[Event], seat: int) -> None:
+    for event in events:
+        console.print(f"  [dim]{game.event_text(event.for_seat(seat))}[/dim]")
+
+
+def _show_result(result: Result, seat: int) -> None:
+    categories = list(result.breakdown[0])
+    table = Table(title="Final scores")
+    table.add_column("place", justify="right")
+    table.add_column("seat")
+    for category in categories:
+        table.add_column(category, justify="right")
+    table.add_column("total", justify="right")
+    for group in result.ranking:
+        for s in group:
+            name = f"{s} (you)" if s == seat else str(s)
+            row = [str(result.breakdown[s][k]) for k in categories]
+            table.add_row(str(result.place(s)), name, *row, str(result.scores[s]))
+    console.print(table)
+    if result.tiebreak:
+        console.print(f"ties are broken by: {', '.join(result.tiebreak)}")
+
+
+def _save(record: GameRecord, path_text: str) -> None:
+    if not path_text.strip():
+        console.print("[red]save needs a file name: save game.json[/red]")
+        return
+    try:
+        record.save(Path(path_text.strip()))
+    except OSError as exc:
+        console.print(f"[red]cannot save to {path_text.strip()}: {exc.strerror}[/red]")
+        return
+    console.print(f"record saved to {path_text.strip()}")
+
+
+def _finish_early(record: GameRecord, save: Path | None) -> None:
+    console.print("game left unfinished.")
+    if save is not None:
+        record.save(save)
+        console.print(f"record saved to {save} (it replays up to here)")
