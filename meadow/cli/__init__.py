@@ -26,10 +26,11 @@ def _register() -> None:
     from meadow.cli import games_cmd, play, replay, simulate  # noqa: F401 - they add commands
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """Run the command line; `argv` defaults to `sys.argv[1:]` (tests pass their own)."""
     _register()
     try:
-        app()
+        app(args=argv, prog_name="meadow")
     except MeadowError as exc:
         errors.print(f"[red]error:[/red] {exc}")
         sys.exit(2)

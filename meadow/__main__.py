@@ -1,0 +1,3 @@
+from meadow.cli import main
+
+main()
