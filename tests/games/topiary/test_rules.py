@@ -155,7 +155,10 @@ def test_a_scripted_final_round_scores_as_counted_by_hand():
     state.apply(PlaceTile("whale_5", "r1c2"))
     state.apply(PlaceVisitor("D-r0c4-NW"))
     result = state.result()
-    assert result.breakdown == ({"visitors": 23, "bonus": 2, "hand": 2}, {"visitors": 10, "bonus": 0, "hand": 1})
+    assert result.breakdown == (
+        {"visitors": 23, "bonus": 2, "hand": 2},
+        {"visitors": 10, "bonus": 0, "hand": 1},
+    )
     assert result.scores == (27, 11)
     assert result.ranking == ((0,), (1,))
 
