@@ -1,3 +1,6 @@
+"""`python -m meadow` runs the command line."""
+
 from meadow.cli import main
 
-main()
+if __name__ == "__main__":
+    main()
