@@ -50,6 +50,9 @@ def render(view: Mapping[str, Any]) -> str:
     lines.append(f"visitor points now: {points}")
     if view["hand"] is not None:
         lines.append("your hand: " + " ".join(view["hand"]))
+    if view["hands"] is not None:
+        for seat, hand in enumerate(view["hands"]):
+            lines.append(f"seat {seat}'s hand: " + " ".join(hand))
     if view["passed"]:
         lines.append("you passed on: " + " ".join(view["passed"]))
     if view["current_position"]:
