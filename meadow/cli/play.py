@@ -148,6 +148,8 @@ def _show_result(result: Result, seat: int) -> None:
             row = [str(result.breakdown[s][k]) for k in categories]
             table.add_row(str(result.place(s)), name, *row, str(result.scores[s]))
     console.print(table)
+    for key, value in result.extra.items():
+        console.print(f"{key}: {value}")
     if result.tiebreak:
         console.print(f"ties are broken by: {', '.join(result.tiebreak)}")
 

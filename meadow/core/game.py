@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import GameNotOver, IllegalAction, SetupError
+from meadow.core.errors import GameNotOver, IllegalAction, MeadowError, SetupError
 from meadow.core.options import GameOptions, describe_options, parse_options
 from meadow.core.result import Result
 from meadow.core.rng import MAX_SEED, Rng, new_seed
@@ -82,6 +82,14 @@ class Game(ABC):
         )
         who = "" if event.get("seat") is None else f"seat {event['seat']} "
         return f"{who}{event['kind']}" + (f": {details}" if details else "")
+
+    def score_board(self, data: Any) -> dict[str, int]:
+        """Score one board of a cardboard game (a score calculator), if the game has one.
+
+        Raises:
+            MeadowError: this game has no calculator, or the board is not valid.
+        """
+        raise MeadowError(f"{self.title} has no score calculator")
 
     @abstractmethod
     def _setup(self, players: int, options: GameOptions, seed: int) -> State: ...

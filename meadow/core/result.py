@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from meadow.core.actions import JSON
@@ -21,6 +21,7 @@ class Result:
     breakdown: tuple[dict[str, int], ...]
     ranking: tuple[tuple[int, ...], ...]
     tiebreak: tuple[str, ...] = ()
+    extra: dict[str, JSON] = field(default_factory=dict)  # game-specific, e.g. solo suns
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -42,6 +43,7 @@ class Result:
             "ranking": [list(g) for g in self.ranking],
             "places": [self.place(s) for s in range(len(self.scores))],
             "tiebreak": list(self.tiebreak),
+            "extra": dict(self.extra),
         }
 
     @classmethod
@@ -51,6 +53,7 @@ class Result:
             breakdown=tuple(dict(b) for b in data["breakdown"]),
             ranking=tuple(tuple(g) for g in data["ranking"]),
             tiebreak=tuple(data.get("tiebreak", ())),
+            extra=dict(data.get("extra", {})),
         )
 
 

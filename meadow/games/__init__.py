@@ -12,6 +12,7 @@ from meadow.core.game import Game, State
 # Game id -> module that defines `GAME`. Imported on first use, so `meadow games` stays quick.
 _MODULES = {
     "topiary": "meadow.games.topiary",
+    "harmonies": "meadow.games.harmonies",
 }
 
 

@@ -45,7 +45,9 @@ class Position:
 
 
 def _load(name: str) -> Any:
-    return json.loads(resources.files(__package__).joinpath("data", name).read_text("utf-8"))
+    return json.loads(
+        resources.files(__package__).joinpath("data").joinpath(name).read_text("utf-8")
+    )
 
 
 @cache

@@ -1,0 +1,28 @@
+"""`meadow score`: the score calculator for a board from a cardboard game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from meadow import games
+from meadow.cli import app
+from meadow.core.errors import MeadowError
+
+
+@app.command()
+def score(
+    game_id: str = typer.Argument(..., metavar="GAME", help="A game with a calculator."),
+    board_path: Path = typer.Argument(..., metavar="BOARD.json", help="The board to score."),
+) -> None:
+    """Score one board and print the breakdown as JSON (format: docs/harmonies-calculator.md)."""
+    game = games.get(game_id)
+    try:
+        data = json.loads(board_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MeadowError(f"cannot read {board_path}: {exc.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MeadowError(f"{board_path} is not JSON: {exc}") from None
+    typer.echo(json.dumps(game.score_board(data), indent=2))

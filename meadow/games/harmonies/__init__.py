@@ -1,0 +1,45 @@
+"""Harmonies (Johan Benvenuto, Libellud 2024): landscapes of tokens, habitats for animals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meadow.core.errors import RecordError
+from meadow.core.game import Game, State
+from meadow.core.options import GameOptions
+from meadow.games.harmonies import text
+from meadow.games.harmonies.calculator import score_board
+from meadow.games.harmonies.options import HarmoniesOptions
+from meadow.games.harmonies.rules import HarmoniesState, setup
+
+
+class Harmonies(Game):
+    id = "harmonies"
+    title = "Harmonies"
+    min_players = 1
+    max_players = 4
+    Options = HarmoniesOptions
+
+    def _setup(self, players: int, options: GameOptions, seed: int) -> State:
+        assert isinstance(options, HarmoniesOptions)
+        return setup(players, options, seed)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        try:
+            return HarmoniesState.from_data(data)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"not a valid Harmonies state: {exc!r}") from None
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        return text.render(view)
+
+    def event_text(self, event: Mapping[str, Any]) -> str:
+        return text.event_text(event)
+
+    def score_board(self, data: Any) -> dict[str, int]:
+        return score_board(data)
+
+
+GAME = Harmonies()
+HarmoniesState.game = GAME

@@ -1,0 +1,605 @@
+"""Harmonies' rules: set-up, legal decisions and their effects.
+
+Rule source: the official rulebook digest in data/rules.json (page references there); the
+seed (004, BGA game help) agrees on everything it covers. Choices on points the rulebook
+leaves open are documented in docs/harmonies.md and marked "Open point" here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from meadow.core.actions import JSON, Action, Event
+from meadow.core.errors import NotationError
+from meadow.core.game import State
+from meadow.core.result import Result, rank
+from meadow.core.rng import Rng
+from meadow.games.harmonies import components as c
+from meadow.games.harmonies import notation
+from meadow.games.harmonies.actions import (
+    ChooseSpirit,
+    EndTurn,
+    PlaceCube,
+    PlaceToken,
+    SwapCard,
+    TakeCard,
+    TakeTokens,
+)
+from meadow.games.harmonies.options import HarmoniesOptions
+from meadow.games.harmonies.scoring import CATEGORIES, breakdown, solo_suns
+
+SPIRIT, TURN, OVER = "spirit", "turn", "over"
+TOKENS_PER_SPACE = 3
+CENTRAL_SPACES = {True: 3, False: 5}  # solo -> 3 spaces
+DISPLAY_SIZE = {True: 3, False: 5}
+END_EMPTY_SPACES = 2
+
+_CARDS = c.cards()
+_NEXT_STACK: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
+    (stack, colour): (*stack, colour)
+    for stack in c.LEGAL_STACKS
+    for colour in c.COLOURS
+    if (*stack, colour) in c.LEGAL_STACKS
+}
+
+
+@dataclass(slots=True)
+class Player:
+    """One personal board and the cards above it."""
+
+    stacks: list[tuple[str, ...]]  # per space, bottom to top
+    cubes: list[int]  # per space: id of the card whose cube sits there, 0 for none
+    held: list[list[int]] = field(default_factory=list)  # [card id, cubes placed], unfinished
+    done: list[list[int]] = field(default_factory=list)  # completed cards, same form
+    offer: list[int] = field(default_factory=list)  # the 2 spirit cards dealt (variant)
+    spirit: int = 0  # the spirit kept, 0 before the choice
+
+    def clone(self) -> Player:
+        return Player(
+            self.stacks[:],
+            self.cubes[:],
+            [e[:] for e in self.held],
+            [e[:] for e in self.done],
+            self.offer[:],
+            self.spirit,
+        )
+
+    def empty_spaces(self) -> int:
+        return sum(1 for s in self.stacks if not s)
+
+    def animal_cubes(self) -> int:
+        return sum(placed for cid, placed in self.held + self.done if not _CARDS[cid].spirit)
+
+    def placed(self, card_id: int) -> int:
+        for cid, placed in self.held + self.done:
+            if cid == card_id:
+                return placed
+        return 0
+
+
+class HarmoniesState(State):
+    """The pouch, the central board, the display and every player's board."""
+
+    __slots__ = (
+        "_legal",
+        "board",
+        "card_taken",
+        "central",
+        "cube_reserve",
+        "deck",
+        "discarded",
+        "display",
+        "end_triggered",
+        "hand",
+        "options",
+        "phase",
+        "players",
+        "ply",
+        "pouch",
+        "rng",
+        "seat",
+        "seats",
+        "taken_space",
+    )
+
+    options: HarmoniesOptions
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        options: HarmoniesOptions,
+        rng: Rng,
+        ply: int,
+        pouch: dict[str, int],
+        central: list[list[str]],
+        display: list[int],
+        deck: list[int],
+        cube_reserve: int,
+        discarded: dict[str, int],
+        seats: list[Player],
+        seat: int | None,
+        phase: str,
+        taken_space: int,
+        hand: list[str],
+        card_taken: bool,
+        end_triggered: bool,
+    ) -> None:
+        self.players = players
+        self.options = options
+        self.rng = rng
+        self.ply = ply
+        self.pouch = pouch  # tokens left, by colour; drawn at random when needed
+        self.central = central  # the central board's spaces
+        self.display = display  # face-up animal cards
+        self.deck = deck  # the draw pile as a sorted set: cards are drawn at random
+        self.cube_reserve = cube_reserve
+        self.discarded = discarded  # solo: tokens returned to the box
+        self.seats = seats
+        self.seat = seat
+        self.phase = phase
+        self.taken_space = taken_space  # central space taken this turn, -1 before
+        self.hand = hand  # tokens taken and not yet placed
+        self.card_taken = card_taken
+        self.end_triggered = end_triggered
+        self.board = c.board(options.side)
+        self._legal: list[Action] | None = None
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    # -- contract ---------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
+
+    def _legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return list(self._legal)
+
+    def _generate_legal(self) -> list[Action]:
+        assert self.seat is not None
+        player = self.seats[self.seat]
+        if self.phase == SPIRIT:
+            return [ChooseSpirit(_CARDS[cid].slug) for cid in sorted(player.offer)]
+        actions: list[Action] = []
+        if self.taken_space < 0:
+            actions += [TakeTokens(i + 1) for i, space in enumerate(self.central) if space]
+        for colour in c.COLOURS:
+            if colour in self.hand:
+                actions += [
+                    PlaceToken(colour, c.cell_name(self.board.cells[i]))
+                    for i in self._token_spaces(player, colour)
+                ]
+        if self._may_take_card(player):
+            actions += [TakeCard(_CARDS[cid].slug) for cid in self.display if self._affordable(cid)]
+        for cid, _placed in player.held:
+            actions += [
+                PlaceCube(_CARDS[cid].slug, c.cell_name(self.board.cells[i]))
+                for i in self.habitat_spaces(player, cid)
+            ]
+        if self.taken_space >= 0 and not self.hand:
+            actions.append(EndTurn())
+            if self.solo and not self.card_taken and self.deck:
+                actions += [SwapCard(_CARDS[cid].slug) for cid in self.display]
+        return actions
+
+    def _token_spaces(self, player: Player, colour: str) -> list[int]:
+        return [
+            i
+            for i, stack in enumerate(player.stacks)
+            if not player.cubes[i] and (stack, colour) in _NEXT_STACK
+        ]
+
+    def _may_take_card(self, player: Player) -> bool:
+        return not self.card_taken and len(player.held) < c.HELD_CARD_LIMIT
+
+    def _affordable(self, card_id: int) -> bool:
+        # Open point: with too few cubes left in the reserve a card cannot be taken.
+        return _CARDS[card_id].cubes <= self.cube_reserve
+
+    def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
+        """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
+        is on the board around it in one of the six rotations (rulebook p.6)."""
+        card = _CARDS[card_id]
+        want = card.cube_landscape
+        axial_index = _axial_index(self.board.side)
+        spaces = []
+        for i, stack in enumerate(player.stacks):
+            if player.cubes[i] or c.LANDSCAPES.get(stack) != want:
+                continue
+            q, r = self.board.axial[i]
+            for rotation in card.rotations():
+                for dq, dr, land in rotation:
+                    j = axial_index.get((q + dq, r + dr))
+                    if j is None or c.LANDSCAPES.get(player.stacks[j]) != land:
+                        break
+                else:
+                    spaces.append(i)
+                    break
+        return spaces
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        seat = self.seat
+        assert seat is not None
+        player = self.seats[seat]
+        if isinstance(action, TakeTokens):
+            return self._apply_take_tokens(seat, action.space - 1)
+        if isinstance(action, PlaceToken):
+            return self._apply_place_token(seat, player, action)
+        if isinstance(action, TakeCard):
+            return self._apply_take_card(seat, player, c.card_by_slug()[action.card])
+        if isinstance(action, PlaceCube):
+            return self._apply_place_cube(seat, player, action)
+        if isinstance(action, ChooseSpirit):
+            return self._apply_choose_spirit(seat, player, c.card_by_slug()[action.spirit])
+        if isinstance(action, SwapCard):
+            return self._apply_swap(seat, c.card_by_slug()[action.card])
+        assert isinstance(action, EndTurn)
+        return self._end_turn(seat)
+
+    def _apply_take_tokens(self, seat: int, space: int) -> list[Event]:
+        self.hand = self.central[space]
+        self.central[space] = []
+        self.taken_space = space
+        return [Event("take_tokens", seat, {"space": space + 1, "tokens": list(self.hand)})]
+
+    def _apply_place_token(self, seat: int, player: Player, action: PlaceToken) -> list[Event]:
+        i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
+        self.hand.remove(action.colour)
+        player.stacks[i] = player.stacks[i] + (action.colour,)
+        return [Event("place_token", seat, {"colour": action.colour, "cell": action.cell})]
+
+    def _apply_take_card(self, seat: int, player: Player, card_id: int) -> list[Event]:
+        self.display.remove(card_id)
+        player.held.append([card_id, 0])
+        self.cube_reserve -= _CARDS[card_id].cubes
+        self.card_taken = True
+        return [Event("take_card", seat, {"card": _CARDS[card_id].slug})]
+
+    def _apply_place_cube(self, seat: int, player: Player, action: PlaceCube) -> list[Event]:
+        card_id = c.card_by_slug()[action.card]
+        i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
+        entry = next(e for e in player.held if e[0] == card_id)
+        entry[1] += 1
+        player.cubes[i] = card_id
+        public: dict[str, JSON] = {"card": action.card, "cell": action.cell}
+        if entry[1] == _CARDS[card_id].cubes:
+            player.held.remove(entry)
+            player.done.append(entry)
+            public["completed"] = True
+        return [Event("place_cube", seat, public)]
+
+    def _apply_choose_spirit(self, seat: int, player: Player, spirit: int) -> list[Event]:
+        player.spirit = spirit
+        player.held.append([spirit, 0])
+        self.phase = TURN
+        returned = next(cid for cid in player.offer if cid != spirit)
+        private = {seat: {"returned": _CARDS[returned].slug}}
+        return [Event("choose_spirit", seat, {"spirit": _CARDS[spirit].slug}, private, True)]
+
+    def _apply_swap(self, seat: int, card_id: int) -> list[Event]:
+        self.display.remove(card_id)
+        events = [Event("swap_card", seat, {"card": _CARDS[card_id].slug})]
+        return events + self._end_turn(seat)
+
+    # -- end of turn ------------------------------------------------------------------
+
+    def _end_turn(self, seat: int) -> list[Event]:
+        events = self._refill_central()
+        events += self._refill_display()
+        if self.seats[seat].empty_spaces() <= END_EMPTY_SPACES:
+            self.end_triggered = True
+        self.taken_space = -1
+        self.card_taken = False
+        if self.end_triggered and seat == self.players - 1:
+            self.seat = None
+            self.phase = OVER
+            result = self._result().to_json()
+            return [*events, Event("game_over", None, {"result": result}, reveals=True)]
+        self.seat = (seat + 1) % self.players
+        player = self.seats[self.seat]
+        self.phase = SPIRIT if self.options.spirits and not player.spirit else TURN
+        return events
+
+    def _refill_central(self) -> list[Event]:
+        """Multiplayer: refill the emptied space. Solo: return the rest to the box and refill
+        all three. Open point: a pouch that cannot fill every space needed fills what it can
+        and ends the game (after the round)."""
+        if self.solo:
+            for space in self.central:
+                for token in space:
+                    self.discarded[token] += 1
+            spaces = list(range(len(self.central)))
+        else:
+            spaces = [self.taken_space]
+        events = []
+        for space in spaces:
+            tokens = self._draw_tokens(TOKENS_PER_SPACE)
+            if len(tokens) < TOKENS_PER_SPACE:
+                self.end_triggered = True
+            self.central[space] = tokens
+            events.append(Event("refill", None, {"space": space + 1, "tokens": tokens}, {}, True))
+        return events
+
+    def _draw_tokens(self, n: int) -> list[str]:
+        drawn = []
+        for _ in range(n):
+            left = sum(self.pouch.values())
+            if left == 0:
+                break
+            pick = self.rng.below(left)
+            for colour in c.COLOURS:
+                if pick < self.pouch[colour]:
+                    self.pouch[colour] -= 1
+                    drawn.append(colour)
+                    break
+                pick -= self.pouch[colour]
+        return drawn
+
+    def _refill_display(self) -> list[Event]:
+        """Open point: when the draw pile runs out, the display stays short."""
+        events = []
+        while len(self.display) < DISPLAY_SIZE[self.solo] and self.deck:
+            card_id = self.deck.pop(self.rng.below(len(self.deck)))
+            self.display.append(card_id)
+            events.append(Event("reveal_card", None, {"card": _CARDS[card_id].slug}, {}, True))
+        return events
+
+    # -- why not ----------------------------------------------------------------------
+
+    def _why_illegal(self, action: Action) -> str:
+        assert self.seat is not None
+        player = self.seats[self.seat]
+        if self.phase == SPIRIT and not isinstance(action, ChooseSpirit):
+            return "first keep one of your two Nature's Spirit cards (rulebook p.10)"
+        if isinstance(action, ChooseSpirit):
+            return self._why_not_spirit(player, action)
+        if isinstance(action, TakeTokens):
+            return self._why_not_take_tokens(action)
+        if isinstance(action, PlaceToken):
+            return self._why_not_place_token(player, action)
+        if isinstance(action, TakeCard | SwapCard):
+            return self._why_not_card(player, action)
+        if isinstance(action, PlaceCube):
+            return self._why_not_cube(player, action)
+        if isinstance(action, EndTurn):
+            if self.taken_space < 0:
+                return "take the tokens of a central board space first (mandatory action)"
+            return f"place all taken tokens first ({', '.join(self.hand)} left)"
+        return f"not a Harmonies action ({type(action).__name__})"
+
+    def _why_not_spirit(self, player: Player, action: ChooseSpirit) -> str:
+        if self.phase != SPIRIT:
+            return "no Nature's Spirit to choose now"
+        return f"{action.spirit} is not one of the two spirit cards you were dealt"
+
+    def _why_not_take_tokens(self, action: TakeTokens) -> str:
+        if self.taken_space >= 0:
+            return "you already took tokens this turn (once per turn)"
+        if not 1 <= action.space <= len(self.central):
+            return f"the central board has spaces 1-{len(self.central)}"
+        return f"central space {action.space} is empty"
+
+    def _why_not_place_token(self, player: Player, action: PlaceToken) -> str:
+        if action.colour not in self.hand:
+            taken = ", ".join(self.hand) or "none"
+            return f"you hold no {action.colour} token (tokens to place: {taken})"
+        i = self.board.index.get(c.parse_cell_name(action.cell))  # type: ignore[arg-type]
+        if i is None:
+            return f"{action.cell} is not a space of board side {self.board.side}"
+        if player.cubes[i]:
+            return f"{action.cell} holds a cube; nothing may be placed on it (rulebook p.6)"
+        stack = " on ".join(reversed(player.stacks[i]))
+        return (
+            f"{action.colour} cannot go on {stack} at {action.cell}: tokens stack only into "
+            "Trees, Mountains and Buildings (rulebook p.4)"
+        )
+
+    def _why_not_card(self, player: Player, action: TakeCard | SwapCard) -> str:
+        card_id = c.card_by_slug()[action.card]
+        if card_id not in self.display:
+            return f"{action.card} is not in the display"
+        if isinstance(action, SwapCard):
+            if not self.solo:
+                return "swapping a display card is a solo rule (rulebook p.11)"
+            if self.card_taken:
+                return "you took a card this turn, so you may not swap one (rulebook p.11)"
+            return "finish placing your tokens first; the swap ends the turn"
+        if self.card_taken:
+            return "you already took an animal card this turn (once per turn)"
+        if len(player.held) >= c.HELD_CARD_LIMIT:
+            return "you hold 4 unfinished cards, the most allowed (rulebook p.5)"
+        return f"the reserve has too few animal cubes for {action.card}"
+
+    def _why_not_cube(self, player: Player, action: PlaceCube) -> str:
+        card_id = c.card_by_slug()[action.card]
+        if not any(cid == card_id for cid, _ in player.held):
+            return f"you hold no unfinished {action.card} card"
+        i = self.board.index.get(c.parse_cell_name(action.cell))  # type: ignore[arg-type]
+        if i is None:
+            return f"{action.cell} is not a space of board side {self.board.side}"
+        if player.cubes[i]:
+            return f"{action.cell} already holds a cube (one cube per space)"
+        return (
+            f"the {action.card} habitat is not on your board with its cube space at {action.cell}"
+        )
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def stacks_of(self, seat: int) -> dict[c.Cell, tuple[str, ...]]:
+        return dict(zip(self.board.cells, self.seats[seat].stacks, strict=True))
+
+    def points(self, seat: int) -> dict[str, int]:
+        """The seat's points if the game ended now (all of it is public)."""
+        player = self.seats[seat]
+        animals = [(_CARDS[cid], n) for cid, n in player.held + player.done if cid < 33]
+        spirit = (_CARDS[player.spirit], player.placed(player.spirit)) if player.spirit else None
+        return breakdown(self.stacks_of(seat), self.board.side, animals, spirit)
+
+    def _result(self) -> Result:
+        breakdowns = tuple(self.points(seat) for seat in range(self.players))
+        scores = tuple(sum(b[k] for k in CATEGORIES) for b in breakdowns)
+        # Tie-break (rulebook p.7): most animal cubes placed, then a shared victory.
+        # Open point: the Nature's Spirit cube is not an animal cube and does not count.
+        keys = [(scores[s], self.seats[s].animal_cubes()) for s in range(self.players)]
+        extra: dict[str, JSON] = {}
+        if self.solo:
+            spirit = _CARDS[self.seats[0].spirit] if self.seats[0].spirit else None
+            extra["suns"] = solo_suns(scores[0], self.board.side, spirit)
+        return Result(scores, breakdowns, rank(keys), ("animal cubes placed",), extra)
+
+    # -- views, copies, serialisation -------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        from meadow.games.harmonies.view import view
+
+        return view(self, seat)
+
+    def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        from meadow.games.harmonies.view import sample_hidden
+
+        return sample_hidden(self, seat, rng)
+
+    def clone(self) -> Self:
+        return type(self)(
+            players=self.players,
+            options=self.options,
+            rng=self.rng.clone(),
+            ply=self.ply,
+            pouch=dict(self.pouch),
+            central=[s[:] for s in self.central],
+            display=self.display[:],
+            deck=self.deck[:],
+            cube_reserve=self.cube_reserve,
+            discarded=dict(self.discarded),
+            seats=[p.clone() for p in self.seats],
+            seat=self.seat,
+            phase=self.phase,
+            taken_space=self.taken_space,
+            hand=self.hand[:],
+            card_taken=self.card_taken,
+            end_triggered=self.end_triggered,
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "game": "harmonies",
+            "players": self.players,
+            "options": self.options.model_dump(mode="json"),
+            "rng": self.rng.to_json(),
+            "ply": self.ply,
+            "pouch": dict(self.pouch),
+            "central": [s[:] for s in self.central],
+            "display": self.display[:],
+            "deck": self.deck[:],
+            "cube_reserve": self.cube_reserve,
+            "discarded": dict(self.discarded),
+            "seats": [
+                {
+                    "stacks": [list(s) for s in p.stacks],
+                    "cubes": p.cubes[:],
+                    "held": [e[:] for e in p.held],
+                    "done": [e[:] for e in p.done],
+                    "offer": p.offer[:],
+                    "spirit": p.spirit,
+                }
+                for p in self.seats
+            ],
+            "seat": self.seat,
+            "phase": self.phase,
+            "taken_space": self.taken_space,
+            "hand": self.hand[:],
+            "card_taken": self.card_taken,
+            "end_triggered": self.end_triggered,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> HarmoniesState:
+        seats = [
+            Player(
+                stacks=[tuple(s) for s in p["stacks"]],
+                cubes=list(p["cubes"]),
+                held=[list(e) for e in p["held"]],
+                done=[list(e) for e in p["done"]],
+                offer=list(p["offer"]),
+                spirit=p["spirit"],
+            )
+            for p in data["seats"]
+        ]
+        return cls(
+            players=data["players"],
+            options=HarmoniesOptions.model_validate(data["options"]),
+            rng=Rng.from_json(data["rng"]),
+            ply=data["ply"],
+            pouch=dict(data["pouch"]),
+            central=[list(s) for s in data["central"]],
+            display=list(data["display"]),
+            deck=list(data["deck"]),
+            cube_reserve=data["cube_reserve"],
+            discarded=dict(data["discarded"]),
+            seats=seats,
+            seat=data["seat"],
+            phase=data["phase"],
+            taken_space=data["taken_space"],
+            hand=list(data["hand"]),
+            card_taken=data["card_taken"],
+            end_triggered=data["end_triggered"],
+        )
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise NotationError(repr(text), "an action must be given as text")
+        return notation.parse(text)
+
+
+_AXIAL_INDEX: dict[str, dict[tuple[int, int], int]] = {}
+
+
+def _axial_index(side: str) -> dict[tuple[int, int], int]:
+    if side not in _AXIAL_INDEX:
+        board = c.board(side)
+        _AXIAL_INDEX[side] = {axial: i for i, axial in enumerate(board.axial)}
+    return _AXIAL_INDEX[side]
+
+
+def setup(players: int, options: HarmoniesOptions, seed: int) -> HarmoniesState:
+    """Fill the central board and the display, deal spirits (rulebook pp.2-3, 10-11)."""
+    rng = Rng(seed)
+    solo = players == 1
+    board = c.board(options.side)
+    seats = [Player([()] * board.size, [0] * board.size) for _ in range(players)]
+    if options.spirits:
+        spirits = list(c.SPIRIT_IDS)
+        rng.shuffle(spirits)
+        for i, player in enumerate(seats):
+            player.offer = sorted(spirits[2 * i : 2 * i + 2])
+    state = HarmoniesState(
+        players=players,
+        options=options,
+        rng=rng,
+        ply=0,
+        pouch=dict(c.POUCH),
+        central=[[] for _ in range(CENTRAL_SPACES[solo])],
+        display=[],
+        deck=list(c.ANIMAL_IDS),
+        cube_reserve=c.ANIMAL_CUBES,
+        discarded=dict.fromkeys(c.COLOURS, 0),
+        seats=seats,
+        seat=0,
+        phase=SPIRIT if options.spirits else TURN,
+        taken_space=-1,
+        hand=[],
+        card_taken=False,
+        end_triggered=False,
+    )
+    for space in range(len(state.central)):
+        state.central[space] = state._draw_tokens(TOKENS_PER_SPACE)
+    state._refill_display()
+    return state

@@ -1,0 +1,110 @@
+"""What each seat may know of a Harmonies game, and worlds consistent with it.
+
+Nearly everything is public: boards, cubes, cards, the central board, the display, the
+pouch's contents (they follow from what has been seen). Hidden are the order of future draws
+(the pouch and the draw pile are drawn at random when needed), and the spirit cards: a
+player sees its own two on its first turn, everyone sees the one kept, only its owner
+knows the one returned to the box.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from meadow.core.actions import JSON
+from meadow.core.rng import Rng
+from meadow.games.harmonies import components as c
+
+if TYPE_CHECKING:
+    from meadow.games.harmonies.rules import HarmoniesState, Player
+
+S = TypeVar("S", bound="HarmoniesState")
+
+_CARDS = c.cards()
+
+
+def _slug(card_id: int) -> str:
+    return _CARDS[card_id].slug
+
+
+def _knows_offer(state: HarmoniesState, seat: int | None, owner: int) -> bool:
+    """A player looks at its two spirit cards on its first turn (rulebook p.10)."""
+    if seat != owner:
+        return False
+    player = state.seats[owner]
+    return bool(player.spirit) or (state.phase == "spirit" and state.to_move == owner)
+
+
+def _board_view(state: HarmoniesState, seat: int | None, owner: int) -> dict[str, JSON]:
+    player: Player = state.seats[owner]
+    cells = state.board.cells
+    data: dict[str, JSON] = {
+        "stacks": {
+            c.cell_name(cell): list(s) for cell, s in zip(cells, player.stacks, strict=True)
+        },
+        "cubes": {
+            c.cell_name(cell): _slug(cid)
+            for cell, cid in zip(cells, player.cubes, strict=True)
+            if cid
+        },
+        "cards": [{"card": _slug(cid), "placed": n} for cid, n in player.held],
+        "completed": [{"card": _slug(cid), "placed": n} for cid, n in player.done],
+        "spirit": _slug(player.spirit) if player.spirit else None,
+        "empty_spaces": player.empty_spaces(),
+        "animal_cubes": player.animal_cubes(),
+    }
+    if _knows_offer(state, seat, owner):
+        data["spirit_offer"] = [_slug(cid) for cid in sorted(player.offer)]
+    return data
+
+
+def view(state: HarmoniesState, seat: int | None) -> dict[str, JSON]:
+    over = state.to_move is None
+    return {
+        "game": "harmonies",
+        "players": state.players,
+        "seat": seat,
+        "ply": state.ply,
+        "options": state.options.model_dump(mode="json"),
+        "side": state.board.side,
+        "solo": state.solo,
+        "phase": state.phase,
+        "to_move": state.to_move,
+        "central": [list(space) for space in state.central],
+        "display": [_slug(cid) for cid in state.display],
+        "deck_size": len(state.deck),
+        "pouch": dict(state.pouch),
+        "discarded": dict(state.discarded),
+        "cube_reserve": state.cube_reserve,
+        "taken_space": None if state.taken_space < 0 else state.taken_space + 1,
+        "hand": list(state.hand),
+        "card_taken": state.card_taken,
+        "end_triggered": state.end_triggered,
+        "boards": [_board_view(state, seat, owner) for owner in range(state.players)],
+        "points": [state.points(owner) for owner in range(state.players)],
+        "result": state.result().to_json() if over else None,
+    }
+
+
+def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
+    """A copy with future draws reseeded and the unknown spirit cards dealt afresh."""
+    world = state.clone()
+    world.rng = rng.spawn()
+    if not state.options.spirits:
+        return world
+    known = {p.spirit for p in state.seats if p.spirit}
+    slots: list[tuple[int, int]] = []  # (player, index in its offer)
+    for owner, player in enumerate(state.seats):
+        if _knows_offer(state, seat, owner):
+            known.update(player.offer)
+            continue
+        for k, cid in enumerate(player.offer):
+            if cid != player.spirit:
+                slots.append((owner, k))
+    unknown = [cid for cid in c.SPIRIT_IDS if cid not in known]
+    rng.shuffle(unknown)
+    for (owner, k), cid in zip(slots, unknown, strict=False):
+        world.seats[owner].offer[k] = cid
+    for player in world.seats:
+        player.offer.sort()
+    return world
