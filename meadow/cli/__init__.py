@@ -23,7 +23,14 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _register() -> None:
-    from meadow.cli import games_cmd, play, replay, score, simulate  # noqa: F401 - they add commands
+    from meadow.cli import (  # noqa: F401 - they add commands
+        games_cmd,
+        play,
+        renature_cmd,
+        replay,
+        score,
+        simulate,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -13,6 +13,7 @@ from meadow.core.game import Game, State
 _MODULES = {
     "topiary": "meadow.games.topiary",
     "harmonies": "meadow.games.harmonies",
+    "renature": "meadow.games.renature",
 }
 
 

@@ -1,0 +1,787 @@
+"""Renature's rules: set-up, legal decisions and their effects.
+
+Rule sources: seed 001 (English Yucata rules page; 000 is the same in German), including the
+Valley expansion and its variant; research notes in data/rules_summary.json. Choices on
+points the rules leave open are marked "Open point" and listed in docs/renature.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from meadow.core.actions import JSON, Action, Event
+from meadow.core.errors import NotationError
+from meadow.core.game import State
+from meadow.core.result import Result, rank
+from meadow.core.rng import Rng
+from meadow.games.renature import components as c
+from meadow.games.renature import notation
+from meadow.games.renature.actions import (
+    ChangeJoker,
+    DiscardDomino,
+    EndTurn,
+    ExtraTurn,
+    PlaceDomino,
+    PlaceMushroom,
+    PlacePlant,
+    ReturnPlant,
+    SkipMushroom,
+    SkipPlant,
+)
+from meadow.games.renature.board import Board
+from meadow.games.renature.options import RenatureOptions
+from meadow.games.renature.scoring import NEUTRAL, area_points, plant_points, valley_area_points
+
+DOMINO, MUSHROOM, PLANT, END, OVER = "domino", "mushroom", "plant", "end", "over"
+BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplanted", "token_backs")
+VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
+
+_ANIMALS = c.animals()
+_DOMINOES = c.dominoes()
+_TOKENS = c.area_tokens()
+
+
+def supply_key(plant: str, neutral: bool) -> str:
+    """How a player-board space is named: "oak" (own colour) or "neutral oak"."""
+    return f"neutral {plant}" if neutral else plant
+
+
+SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES)
+
+
+@dataclass(slots=True)
+class Seat:
+    """One player: dominoes, player board (plants and clouds), score and area tokens."""
+
+    hand: list[int]
+    reserve: list[int]  # face down, unknown even to its owner; drawn at random
+    discarded: list[int] = field(default_factory=list)
+    supply: dict[str, int] = field(default_factory=dict)  # plants on the player board
+    capacity: dict[str, int] = field(default_factory=dict)  # usable spaces per kind
+    clouds: int = 0
+    collected: list[int] = field(default_factory=list)  # area tokens taken
+    points: dict[str, int] = field(default_factory=dict)
+
+    def clone(self) -> Seat:
+        return Seat(
+            self.hand[:],
+            self.reserve[:],
+            self.discarded[:],
+            dict(self.supply),
+            dict(self.capacity),
+            self.clouds,
+            self.collected[:],
+            dict(self.points),
+        )
+
+    @property
+    def score(self) -> int:
+        return sum(self.points.values())
+
+
+class RenatureState(State):
+    """The board with its dominoes, plants, clouds and tokens, and every player."""
+
+    __slots__ = (
+        "_areas",
+        "_legal",
+        "animal_at",
+        "area_id",
+        "board",
+        "board_clouds",
+        "box_dominoes",
+        "box_tokens",
+        "domino_at",
+        "joker",
+        "last_domino",
+        "mushrooms_left",
+        "options",
+        "phase",
+        "plant_at",
+        "players",
+        "ply",
+        "rng",
+        "scored",
+        "seat",
+        "seats",
+        "tokens_on",
+    )
+
+    options: RenatureOptions
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        options: RenatureOptions,
+        rng: Rng,
+        ply: int,
+        animal_at: list[int],
+        domino_at: list[int],
+        plant_at: list[tuple[int, int] | None],
+        area_id: list[str | None],
+        board_clouds: dict[int, int],
+        joker: int,
+        tokens_on: dict[str, int],
+        scored: list[str],
+        box_tokens: list[int],
+        box_dominoes: list[int],
+        mushrooms_left: int,
+        seats: list[Seat],
+        seat: int | None,
+        phase: str,
+        last_domino: tuple[int, int] | None,
+        board: Board | None = None,
+    ) -> None:
+        self.players = players
+        self.options = options
+        self.rng = rng
+        self.ply = ply
+        self.board: Board = board or c.board(options.board)
+        self.animal_at = animal_at  # per cell: animal index, -1 if no domino
+        self.domino_at = domino_at  # per cell: domino index, -1
+        self.plant_at = plant_at  # per cell: (value, colour), colour NEUTRAL or a seat
+        self.area_id = area_id  # per cell: its area (Valley mushrooms change this)
+        self.board_clouds = board_clouds
+        self.joker = joker
+        self.tokens_on = tokens_on  # base: area -> token still lying in it
+        self.scored = scored  # base: areas scored during play, in order
+        self.box_tokens = box_tokens
+        self.box_dominoes = box_dominoes  # dealt to nobody, face down
+        self.mushrooms_left = mushrooms_left
+        self.seats = seats
+        self.seat = seat
+        self.phase = phase
+        self.last_domino = last_domino  # the cells of the domino placed this turn
+        self._legal: list[Action] | None = None
+        self._areas: dict[str, list[int]] | None = None
+
+    @property
+    def valley(self) -> bool:
+        return self.options.board != "base"
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return VALLEY_CATEGORIES if self.valley else BASE_CATEGORIES
+
+    # -- areas ------------------------------------------------------------------------
+
+    def areas(self) -> dict[str, list[int]]:
+        """Area id -> its spaces (Valley areas grow and join through mushrooms)."""
+        if self._areas is None:
+            found: dict[str, list[int]] = {}
+            for cell, area in enumerate(self.area_id):
+                if area is not None:
+                    found.setdefault(area, []).append(cell)
+            self._areas = dict(sorted(found.items()))
+        return self._areas
+
+    def totals(self, area: str) -> dict[int, int]:
+        """Each colour's total plant value in an area."""
+        totals: dict[int, int] = {}
+        for cell in self.areas()[area]:
+            plant = self.plant_at[cell]
+            if plant is not None:
+                totals[plant[1]] = totals.get(plant[1], 0) + plant[0]
+        return totals
+
+    def would_score(self, area: str) -> dict[int, int]:
+        """Points per seat if this area were scored now (the interface's hover information)."""
+        if self.valley:
+            return valley_area_points(self.totals(area), len(self.areas()[area]))
+        token = self.tokens_on.get(area)
+        if token is None:
+            return {}
+        return area_points(self.totals(area), _TOKENS[token].main, _TOKENS[token].minor)
+
+    def _free_brook(self, cell: int) -> bool:
+        return self.area_id[cell] is None and self.domino_at[cell] < 0
+
+    def _isolated(self, cell: int) -> bool:
+        """A brook space no domino can ever reach: covered, or no free brook beside it."""
+        if self.domino_at[cell] >= 0:
+            return True
+        return not any(self._free_brook(n) for n in self.board.neighbours[cell])
+
+    def closed(self, area: str) -> bool:
+        """Every brook space beside the area is covered or isolated (seed 001, step C 2)."""
+        for cell in self.areas()[area]:
+            for n in self.board.neighbours[cell]:
+                if self.area_id[n] is None and not self._isolated(n):
+                    return False
+        return True
+
+    def irrelevant_animals(self) -> list[int]:
+        """Cells whose animal no domino can ever be placed beside."""
+        return [
+            cell
+            for cell in self.board.cells
+            if self.animal_at[cell] >= 0
+            and not any(
+                self._free_brook(n) and not self._isolated(n) for n in self.board.neighbours[cell]
+            )
+        ]
+
+    # -- contract ---------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
+
+    def _legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return list(self._legal)
+
+    def _generate_legal(self) -> list[Action]:
+        assert self.seat is not None
+        seat = self.seats[self.seat]
+        if self.phase == MUSHROOM:
+            cells = self.mushroom_cells()
+            return [PlaceMushroom(self.board.name_of(x)) for x in cells] + [SkipMushroom()]
+        actions: list[Action] = []
+        if self.phase == DOMINO:
+            actions += self._domino_placements(seat)
+            actions += [DiscardDomino(_DOMINOES[d].id) for d in sorted(seat.hand)]
+        elif self.phase == PLANT:
+            actions += self._plantings(seat)
+            actions.append(SkipPlant())
+        elif self.phase == END:
+            actions.append(EndTurn())
+            if seat.clouds >= c.EXTRA_TURN_COST and seat.hand:
+                actions.append(ExtraTurn())
+        return actions + self._cloud_actions(seat)
+
+    def _matches(self, a: int, b: int) -> bool:
+        return a == b or a == self.joker or b == self.joker
+
+    def _fits(self, cell: int, animal: int) -> tuple[bool, bool]:
+        """(every animal beside `cell` matches, the placement is anchored there)."""
+        anchored = cell in self.board.start
+        for n in self.board.neighbours[cell]:
+            other = self.animal_at[n]
+            if other >= 0:
+                if not self._matches(animal, other):
+                    return False, False
+                anchored = True
+        return True, anchored
+
+    def _domino_placements(self, seat: Seat) -> list[Action]:
+        # A legal domino has a half on a start space or beside an animal: only pairs
+        # touching that frontier can be legal, which keeps this list short.
+        neighbours = self.board.neighbours
+        frontier = [
+            x
+            for x in self.board.cells
+            if self._free_brook(x)
+            and (x in self.board.start or any(self.animal_at[n] >= 0 for n in neighbours[x]))
+        ]
+        pairs = sorted(
+            {(min(x, y), max(x, y)) for x in frontier for y in neighbours[x] if self._free_brook(y)}
+        )
+        fit_cache: dict[tuple[int, int], tuple[bool, bool]] = {}
+
+        def fits(cell: int, animal: int) -> tuple[bool, bool]:
+            key = (cell, animal)
+            if key not in fit_cache:
+                fit_cache[key] = self._fits(cell, animal)
+            return fit_cache[key]
+
+        actions: list[Action] = []
+        name = self.board.name_of
+        for d in sorted(seat.hand):
+            domino = _DOMINOES[d]
+            a, b = domino.animals
+            orientations = [(a, b)] if domino.double else [(a, b), (b, a)]
+            for x, y in pairs:
+                for first, second in orientations:
+                    ok_x, anchor_x = fits(x, first)
+                    if not ok_x:
+                        continue
+                    ok_y, anchor_y = fits(y, second)
+                    if ok_y and (anchor_x or anchor_y):
+                        cells = (x, y) if first == a else (y, x)
+                        actions.append(PlaceDomino(domino.id, name(cells[0]), name(cells[1])))
+        return actions
+
+    def mushroom_cells(self) -> list[int]:
+        """Valley open point: a mushroom goes on a free meadow space (no domino, pond, stump
+        or cloud) orthogonally beside at least one area space."""
+        return [
+            x
+            for x in self.board.cells
+            if self._free_brook(x)
+            and x not in self.board.start
+            and x not in self.board.stumps
+            and x not in self.board_clouds
+            and any(self.area_id[n] is not None for n in self.board.neighbours[x])
+        ]
+
+    def plant_cells(self) -> list[int]:
+        """Free area spaces beside the domino placed this turn."""
+        if self.last_domino is None:
+            return []
+        cells = {
+            n
+            for x in self.last_domino
+            for n in self.board.neighbours[x]
+            if self.area_id[n] is not None and self.plant_at[n] is None
+        }
+        return sorted(cells)
+
+    def _plantings(self, seat: Seat) -> list[Action]:
+        cells = self.plant_cells()
+        actions: list[Action] = []
+        for key in SUPPLY_KEYS:
+            if seat.supply[key] > 0:
+                plant = key.split()[-1]
+                neutral = key.startswith("neutral")
+                actions += [PlacePlant(plant, neutral, self.board.name_of(x)) for x in cells]
+        return actions
+
+    def _cloud_actions(self, seat: Seat) -> list[Action]:
+        actions: list[Action] = []
+        if seat.clouds >= c.JOKER_COST:
+            actions += [ChangeJoker(a.name) for a in _ANIMALS if a.index != self.joker]
+        actions += [ReturnPlant(self.board.name_of(x)) for x in self._returnable(seat)]
+        return actions
+
+    def _returnable(self, seat: Seat) -> list[int]:
+        cells = []
+        for x, plant in enumerate(self.plant_at):
+            if plant is None or plant[1] not in (NEUTRAL, self.seat):
+                continue
+            key = supply_key(c.PLANT_TYPES[plant[0] - 1], plant[1] == NEUTRAL)
+            if plant[0] <= seat.clouds and seat.supply[key] < seat.capacity[key]:
+                cells.append(x)
+        return cells
+
+    # -- applying ---------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        seat_no = self.seat
+        assert seat_no is not None
+        seat = self.seats[seat_no]
+        if isinstance(action, PlaceDomino):
+            return self._apply_domino(seat_no, seat, action)
+        if isinstance(action, DiscardDomino):
+            d = c.domino_index()[action.domino]
+            seat.hand.remove(d)
+            seat.discarded.append(d)
+            private = {seat_no: {"domino": action.domino}}
+            return [Event("discard", seat_no, {}, private), *self._finish_steps(seat_no)]
+        if isinstance(action, PlaceMushroom):
+            return self._apply_mushroom(seat_no, self._cell(action.cell))
+        if isinstance(action, SkipMushroom):
+            return self._to_plant_phase(seat_no)
+        if isinstance(action, PlacePlant):
+            return self._apply_plant(seat_no, seat, action)
+        if isinstance(action, SkipPlant):
+            return self._finish_steps(seat_no)
+        if isinstance(action, ChangeJoker):
+            seat.clouds -= c.JOKER_COST
+            self.joker = c.animal_index()[action.animal]
+            return [Event("joker", seat_no, {"animal": action.animal})]
+        if isinstance(action, ReturnPlant):
+            return self._apply_return(seat_no, seat, self._cell(action.cell))
+        if isinstance(action, ExtraTurn):
+            seat.clouds -= c.EXTRA_TURN_COST
+            self.phase = DOMINO
+            self.last_domino = None
+            return [Event("extra_turn", seat_no)]
+        assert isinstance(action, EndTurn)
+        return self._end_turn(seat_no)
+
+    def _cell(self, name: str) -> int:
+        cell = self.board.cell_at(name)
+        assert cell is not None
+        return cell
+
+    def _take_clouds(self, seat: Seat, cell: int) -> int:
+        """Clouds on a space go to free cloud spaces; the surplus goes back to the box
+        (Yucata: make room first, with a cloud action, if you want them)."""
+        lying = self.board_clouds.pop(cell, 0)
+        taken = min(lying, c.CLOUD_SPACES - seat.clouds)
+        seat.clouds += taken
+        return taken
+
+    def _apply_domino(self, seat_no: int, seat: Seat, action: PlaceDomino) -> list[Event]:
+        d = c.domino_index()[action.domino]
+        first, second = self._cell(action.first), self._cell(action.second)
+        seat.hand.remove(d)
+        animals = _DOMINOES[d].animals
+        clouds = 0
+        for cell, animal in ((first, animals[0]), (second, animals[1])):
+            self.animal_at[cell] = animal
+            self.domino_at[cell] = d
+            clouds += self._take_clouds(seat, cell)
+        self.last_domino = (first, second)
+        public: dict[str, JSON] = {
+            "domino": action.domino,
+            "cells": [action.first, action.second],
+            "animals": [_ANIMALS[a].name for a in animals],
+        }
+        if clouds:
+            public["clouds"] = clouds
+        events = [Event("place_domino", seat_no, public, reveals=True)]
+        stump = first in self.board.stumps or second in self.board.stumps
+        if stump and self.mushrooms_left > 0 and self.mushroom_cells():
+            self.phase = MUSHROOM
+            return events
+        return events + self._to_plant_phase(seat_no)
+
+    def _apply_mushroom(self, seat_no: int, cell: int) -> list[Event]:
+        joined = sorted({self.area_id[n] for n in self.board.neighbours[cell]} - {None})
+        new_id = joined[0]
+        for x, area in enumerate(self.area_id):
+            if area in joined:
+                self.area_id[x] = new_id
+        self.area_id[cell] = new_id
+        self.mushrooms_left -= 1
+        self._areas = None
+        public: dict[str, JSON] = {
+            "cell": self.board.name_of(cell),
+            "area": new_id,
+            "joined": joined,
+            "size": len(self.areas()[new_id]),
+        }
+        return [Event("mushroom", seat_no, public), *self._to_plant_phase(seat_no)]
+
+    def _to_plant_phase(self, seat_no: int) -> list[Event]:
+        seat = self.seats[seat_no]
+        if self.plant_cells() and any(seat.supply.values()):
+            self.phase = PLANT
+            return []
+        return self._finish_steps(seat_no)
+
+    def _apply_plant(self, seat_no: int, seat: Seat, action: PlacePlant) -> list[Event]:
+        cell = self._cell(action.cell)
+        seat.supply[supply_key(action.plant, action.neutral)] -= 1
+        value = c.PLANT_VALUE[action.plant]
+        area = self.area_id[cell]
+        assert area is not None
+        others = [self.plant_at[x][0] for x in self.areas()[area] if self.plant_at[x] is not None]  # type: ignore[index]
+        colour = NEUTRAL if action.neutral else seat_no
+        self.plant_at[cell] = (value, colour)
+        points = plant_points(value, others)
+        seat.points["plants"] += points
+        public: dict[str, JSON] = {
+            "plant": action.plant,
+            "neutral": action.neutral,
+            "cell": action.cell,
+            "area": area,
+            "points": points,
+        }
+        clouds = self._take_clouds(seat, cell)
+        if clouds:
+            public["clouds"] = clouds
+        return [Event("plant", seat_no, public), *self._finish_steps(seat_no)]
+
+    def _apply_return(self, seat_no: int, seat: Seat, cell: int) -> list[Event]:
+        plant = self.plant_at[cell]
+        assert plant is not None
+        name = c.PLANT_TYPES[plant[0] - 1]
+        seat.clouds -= plant[0]
+        seat.supply[supply_key(name, plant[1] == NEUTRAL)] += 1
+        self.plant_at[cell] = None
+        public: dict[str, JSON] = {"cell": self.board.name_of(cell), "plant": name}
+        public["neutral"] = plant[1] == NEUTRAL
+        return [Event("return_plant", seat_no, public)]
+
+    def _finish_steps(self, seat_no: int) -> list[Event]:
+        """Step C 2 (base: score the areas this turn closed off) and step D (refill)."""
+        events = [] if self.valley else self._score_closed_areas(seat_no)
+        seat = self.seats[seat_no]
+        if seat.reserve:
+            d = seat.reserve.pop(self.rng.below(len(seat.reserve)))
+            seat.hand.append(d)
+            private = {seat_no: {"domino": _DOMINOES[d].id}}
+            events.append(Event("draw", seat_no, {}, private, reveals=True))
+        self.phase = END
+        self.last_domino = None
+        if len(self._generate_legal()) == 1:  # nothing to choose but `end`
+            events += self._end_turn(seat_no)
+        return events
+
+    def _score_closed_areas(self, seat_no: int) -> list[Event]:
+        events = []
+        for area in list(self.tokens_on):
+            if self.closed(area):
+                events.append(self._score_area(area, taker=seat_no, category="areas"))
+        return events
+
+    def _score_area(self, area: str, taker: int | None, category: str) -> Event:
+        token = self.tokens_on.pop(area)
+        points = area_points(self.totals(area), _TOKENS[token].main, _TOKENS[token].minor)
+        for seat_no, p in points.items():
+            self.seats[seat_no].points[category] += p
+        private: dict[int, dict[str, JSON]] = {}
+        if taker is None:
+            self.box_tokens.append(token)
+        else:
+            self.seats[taker].collected.append(token)
+            self.scored.append(area)
+            private[taker] = {"back": _TOKENS[token].back}
+        public: dict[str, JSON] = {
+            "area": area,
+            "main": _TOKENS[token].main,
+            "minor": _TOKENS[token].minor,
+            "points": {str(s): p for s, p in points.items()},
+            "taker": taker,
+        }
+        return Event("area_scored", taker, public, private, reveals=taker is not None)
+
+    def _end_turn(self, seat_no: int) -> list[Event]:
+        self.phase = DOMINO
+        self.last_domino = None
+        for step in range(1, self.players + 1):
+            candidate = (seat_no + step) % self.players
+            if self.seats[candidate].hand:
+                self.seat = candidate
+                return []
+        return self._final_scoring()
+
+    def _final_scoring(self) -> list[Event]:
+        events = []
+        if self.valley:
+            for area, cells in self.areas().items():
+                for seat_no, p in valley_area_points(self.totals(area), len(cells)).items():
+                    self.seats[seat_no].points["areas"] += p
+        else:
+            events += [self._score_area(a, None, "open_areas") for a in list(self.tokens_on)]
+        for seat in self.seats:
+            seat.points["clouds"] = seat.clouds
+            seat.points["unplanted"] = -sum(
+                c.PLANT_VALUE[key.split()[-1]] * n for key, n in seat.supply.items()
+            )
+            if not self.valley:
+                seat.points["token_backs"] = sum(_TOKENS[t].back for t in seat.collected)
+        self.seat = None
+        self.phase = OVER
+        events.append(Event("game_over", None, {"result": self._result().to_json()}, reveals=True))
+        return events
+
+    # -- why not ----------------------------------------------------------------------
+
+    def _why_illegal(self, action: Action) -> str:
+        from meadow.games.renature.explain import why_illegal
+
+        return why_illegal(self, action)
+
+    # -- result -----------------------------------------------------------------------
+
+    def _result(self) -> Result:
+        breakdown = tuple(
+            {k: seat.points.get(k, 0) for k in self.categories} for seat in self.seats
+        )
+        scores = tuple(sum(b.values()) for b in breakdown)
+        if self.valley:
+            # Valley: the tied player with the majority in the largest area wins.
+            # Open point: with several largest areas, their totals count together.
+            largest = max((len(cells) for cells in self.areas().values()), default=0)
+            totals: dict[int, int] = {}
+            for area, cells in self.areas().items():
+                if len(cells) == largest:
+                    for colour, total in self.totals(area).items():
+                        totals[colour] = totals.get(colour, 0) + total
+            keys = [(scores[s], totals.get(s, 0)) for s in range(self.players)]
+            return Result(scores, breakdown, rank(keys), ("majority in the largest area",))
+        keys = [(scores[s], len(self.seats[s].collected)) for s in range(self.players)]
+        return Result(scores, breakdown, rank(keys), ("area tokens",))
+
+    # -- views, copies, serialisation -------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        from meadow.games.renature.view import view
+
+        return view(self, seat)
+
+    def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        from meadow.games.renature.view import sample_hidden
+
+        return sample_hidden(self, seat, rng)
+
+    def clone(self) -> Self:
+        copy = type(self)(
+            players=self.players,
+            options=self.options,
+            rng=self.rng.clone(),
+            ply=self.ply,
+            animal_at=self.animal_at[:],
+            domino_at=self.domino_at[:],
+            plant_at=self.plant_at[:],
+            area_id=self.area_id[:],
+            board_clouds=dict(self.board_clouds),
+            joker=self.joker,
+            tokens_on=dict(self.tokens_on),
+            scored=self.scored[:],
+            box_tokens=self.box_tokens[:],
+            box_dominoes=self.box_dominoes[:],
+            mushrooms_left=self.mushrooms_left,
+            seats=[s.clone() for s in self.seats],
+            seat=self.seat,
+            phase=self.phase,
+            last_domino=self.last_domino,
+            board=self.board,
+        )
+        copy._areas = self._areas
+        return copy
+
+    def to_json(self) -> dict[str, JSON]:
+        name = self.board.name_of
+        return {
+            "game": "renature",
+            "players": self.players,
+            "options": self.options.model_dump(mode="json"),
+            "rng": self.rng.to_json(),
+            "ply": self.ply,
+            "dominoes": {
+                name(x): [_DOMINOES[d].id, _ANIMALS[self.animal_at[x]].name]
+                for x, d in enumerate(self.domino_at)
+                if d >= 0
+            },
+            "plants": {name(x): [p[0], p[1]] for x, p in enumerate(self.plant_at) if p is not None},
+            "area_id": list(self.area_id),
+            "board_clouds": {name(x): n for x, n in sorted(self.board_clouds.items())},
+            "joker": _ANIMALS[self.joker].name,
+            "tokens_on": {a: _TOKENS[t].id for a, t in self.tokens_on.items()},
+            "scored": self.scored[:],
+            "box_tokens": [_TOKENS[t].id for t in self.box_tokens],
+            "box_dominoes": [_DOMINOES[d].id for d in self.box_dominoes],
+            "mushrooms_left": self.mushrooms_left,
+            "seats": [
+                {
+                    "hand": [_DOMINOES[d].id for d in s.hand],
+                    "reserve": [_DOMINOES[d].id for d in s.reserve],
+                    "discarded": [_DOMINOES[d].id for d in s.discarded],
+                    "supply": dict(s.supply),
+                    "capacity": dict(s.capacity),
+                    "clouds": s.clouds,
+                    "collected": [_TOKENS[t].id for t in s.collected],
+                    "points": dict(s.points),
+                }
+                for s in self.seats
+            ],
+            "seat": self.seat,
+            "phase": self.phase,
+            "last_domino": None
+            if self.last_domino is None
+            else [name(x) for x in self.last_domino],
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> RenatureState:
+        options = RenatureOptions.model_validate(data["options"])
+        board = c.board(options.board)
+        size = board.width * board.height
+        animal_at, domino_at = [-1] * size, [-1] * size
+        for cell_name, (domino, animal) in data["dominoes"].items():
+            cell = board.cell_at(cell_name)
+            assert cell is not None
+            domino_at[cell] = c.domino_index()[domino]
+            animal_at[cell] = c.animal_index()[animal]
+        plant_at: list[tuple[int, int] | None] = [None] * size
+        for cell_name, (value, colour) in data["plants"].items():
+            plant_at[board.cell_at(cell_name)] = (value, colour)  # type: ignore[index]
+        dominoes, tokens = c.domino_index(), c.token_index()
+        seats = [
+            Seat(
+                hand=[dominoes[d] for d in s["hand"]],
+                reserve=[dominoes[d] for d in s["reserve"]],
+                discarded=[dominoes[d] for d in s["discarded"]],
+                supply=dict(s["supply"]),
+                capacity=dict(s["capacity"]),
+                clouds=s["clouds"],
+                collected=[tokens[t] for t in s["collected"]],
+                points=dict(s["points"]),
+            )
+            for s in data["seats"]
+        ]
+        last = data["last_domino"]
+        return cls(
+            players=data["players"],
+            options=options,
+            rng=Rng.from_json(data["rng"]),
+            ply=data["ply"],
+            animal_at=animal_at,
+            domino_at=domino_at,
+            plant_at=plant_at,
+            area_id=list(data["area_id"]),
+            board_clouds={board.cell_at(k): n for k, n in data["board_clouds"].items()},  # type: ignore[misc]
+            joker=c.animal_index()[data["joker"]],
+            tokens_on={a: tokens[t] for a, t in data["tokens_on"].items()},
+            scored=list(data["scored"]),
+            box_tokens=[tokens[t] for t in data["box_tokens"]],
+            box_dominoes=[dominoes[d] for d in data["box_dominoes"]],
+            mushrooms_left=data["mushrooms_left"],
+            seats=seats,
+            seat=data["seat"],
+            phase=data["phase"],
+            last_domino=None if last is None else tuple(board.cell_at(x) for x in last),  # type: ignore[arg-type]
+        )
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise NotationError(repr(text), "an action must be given as text")
+        return notation.parse(text)
+
+
+def setup(
+    players: int, options: RenatureOptions, seed: int, board: Board | None = None
+) -> RenatureState:
+    """Seed 001, set-up: deal dominoes, fill the player boards, place tokens and clouds.
+    `board` replaces the option's board (tests use small boards made for an example)."""
+    rng = Rng(seed)
+    board = board or c.board(options.board)
+    valley = options.board != "base"
+    dominoes = list(range(len(_DOMINOES)))
+    rng.shuffle(dominoes)
+    per_player = c.DOMINOES_PER_PLAYER[players]
+    player_board = c.player_board(players)
+    seats = []
+    for i in range(players):
+        dealt = sorted(dominoes[i * per_player : (i + 1) * per_player])
+        hand = [dealt.pop(rng.below(len(dealt))) for _ in range(c.HAND_SIZE)]
+        capacity = {supply_key(p, False): player_board.own[p] for p in c.PLANT_TYPES}
+        capacity |= {supply_key(p, True): player_board.neutral[p] for p in c.PLANT_TYPES}
+        points = dict.fromkeys(VALLEY_CATEGORIES if valley else BASE_CATEGORIES, 0)
+        points["start"] = c.START_SCORES[i]
+        seats.append(
+            Seat(hand, dealt, [], dict(capacity), capacity, player_board.cloud_spaces, [], points)
+        )
+    box_dominoes = sorted(dominoes[players * per_player :])
+    tokens_on: dict[str, int] = {}
+    box_tokens: list[int] = []
+    if not valley:
+        pool = list(range(len(_TOKENS)))
+        rng.shuffle(pool)
+        for area, cells in board.areas().items():
+            token = next(t for t in pool if _TOKENS[t].main == len(cells))
+            pool.remove(token)
+            tokens_on[area] = token
+        box_tokens = sorted(pool)
+    return RenatureState(
+        players=players,
+        options=options,
+        rng=rng,
+        ply=0,
+        animal_at=[-1] * len(board.area_of),
+        domino_at=[-1] * len(board.area_of),
+        plant_at=[None] * len(board.area_of),
+        area_id=list(board.area_of),
+        board_clouds=dict(board.clouds),
+        joker=c.animal_index()[c.animals()[0].name],
+        tokens_on=tokens_on,
+        scored=[],
+        box_tokens=box_tokens,
+        box_dominoes=box_dominoes,
+        mushrooms_left=c.MUSHROOMS if valley else 0,
+        seats=seats,
+        seat=0,
+        phase=DOMINO,
+        last_domino=None,
+        board=board,
+    )

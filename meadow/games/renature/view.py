@@ -1,0 +1,180 @@
+"""What each seat may know of a Renature game, and worlds consistent with it.
+
+Public: the board (dominoes, plants, clouds, mushrooms, the joker), the fronts of area tokens,
+every player board (plants and clouds), scores so far, hand and reserve sizes. Hidden: the
+dominoes in hands (a seat sees its own), in the reserves (even their owner's: dealt face
+down), discarded (their owner saw them) and left in the box; the backs of area tokens (a seat
+sees the backs of those it took, all are shown once the game is over).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, TypeVar
+
+from meadow.core.actions import JSON
+from meadow.core.rng import Rng
+from meadow.games.renature import components as c
+from meadow.games.renature.scoring import NEUTRAL, ranked_colours
+
+if TYPE_CHECKING:
+    from meadow.games.renature.rules import RenatureState
+
+S = TypeVar("S", bound="RenatureState")
+_ANIMALS = c.animals()
+_DOMINOES = c.dominoes()
+_TOKENS = c.area_tokens()
+COLOURS = ("orange", "blue", "black", "white")
+
+
+def colour_name(colour: int) -> str:
+    return "neutral" if colour == NEUTRAL else COLOURS[colour]
+
+
+def _domino(d: int) -> dict[str, JSON]:
+    return {"domino": _DOMINOES[d].id, "animals": [_ANIMALS[a].name for a in _DOMINOES[d].animals]}
+
+
+def _area_view(state: RenatureState, area: str, cells: list[int]) -> dict[str, JSON]:
+    totals = state.totals(area)
+    kept = {colour for colour, _ in ranked_colours(totals)}
+    token = state.tokens_on.get(area)
+    return {
+        "area": area,
+        "size": len(cells),
+        "cells": [state.board.name_of(x) for x in cells],
+        "token": None
+        if token is None
+        else {"main": _TOKENS[token].main, "minor": _TOKENS[token].minor},
+        "scored": area in state.scored,
+        "closed": state.closed(area),
+        "totals": {colour_name(k): v for k, v in sorted(totals.items())},
+        "tied": sorted(colour_name(k) for k in totals if k not in kept),
+        "would_score": {str(s): p for s, p in sorted(state.would_score(area).items())},
+    }
+
+
+def _seat_view(state: RenatureState, viewer: int | None, owner: int) -> dict[str, JSON]:
+    seat = state.seats[owner]
+    over = state.to_move is None
+    data: dict[str, JSON] = {
+        "colour": COLOURS[owner],
+        "score": seat.score if over else seat.score - seat.points.get("token_backs", 0),
+        "points": dict(seat.points),
+        "clouds": seat.clouds,
+        "supply": dict(seat.supply),
+        "capacity": dict(seat.capacity),
+        "hand_size": len(seat.hand),
+        "reserve_size": len(seat.reserve),
+        "discarded": len(seat.discarded),
+        "tokens": [{"main": _TOKENS[t].main, "minor": _TOKENS[t].minor} for t in seat.collected],
+    }
+    if viewer == owner or over:
+        data["token_backs"] = [_TOKENS[t].back for t in seat.collected]
+    if viewer == owner:
+        data["hand"] = [_domino(d) for d in sorted(seat.hand)]
+        data["discarded_dominoes"] = [_domino(d) for d in seat.discarded]
+    return data
+
+
+def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
+    board = state.board
+    name = board.name_of
+    over = state.to_move is None
+    return {
+        "game": "renature",
+        "players": state.players,
+        "seat": seat,
+        "ply": state.ply,
+        "options": state.options.model_dump(mode="json"),
+        "phase": state.phase,
+        "to_move": state.to_move,
+        "board": {
+            "name": board.name,
+            "standin": board.standin,
+            "width": board.width,
+            "height": board.height,
+            "start": sorted(name(x) for x in board.start),
+            "stumps": sorted(name(x) for x in board.stumps),
+        },
+        "standins": c.standins(),
+        "joker": _ANIMALS[state.joker].name,
+        "dominoes": {
+            name(x): {"domino": _DOMINOES[d].id, "animal": _ANIMALS[state.animal_at[x]].name}
+            for x, d in enumerate(state.domino_at)
+            if d >= 0
+        },
+        "plants": {
+            name(x): {"plant": c.PLANT_TYPES[p[0] - 1], "colour": colour_name(p[1])}
+            for x, p in enumerate(state.plant_at)
+            if p is not None
+        },
+        "clouds": {name(x): n for x, n in sorted(state.board_clouds.items())},
+        "area_of": {name(x): a for x, a in enumerate(state.area_id) if a is not None},
+        "areas": [_area_view(state, a, cells) for a, cells in state.areas().items()],
+        "irrelevant": [name(x) for x in state.irrelevant_animals()],
+        "last_domino": None if state.last_domino is None else [name(x) for x in state.last_domino],
+        "mushrooms_left": state.mushrooms_left,
+        "box_dominoes": len(state.box_dominoes),
+        "seats": [_seat_view(state, seat, owner) for owner in range(state.players)],
+        "result": state.result().to_json() if over else None,
+    }
+
+
+def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
+    """A copy with the unknown dominoes and token backs dealt afresh."""
+    world = state.clone()
+    world.rng = rng.spawn()
+    _redeal_dominoes(world, seat, rng)
+    if state.to_move is not None:
+        _redeal_tokens(world, seat, rng)
+    return world
+
+
+def _redeal_dominoes(world: RenatureState, seat: int | None, rng: Rng) -> None:
+    piles: list[list[int]] = [world.box_dominoes]
+    for owner, s in enumerate(world.seats):
+        piles.append(s.reserve)
+        if owner != seat:
+            piles += [s.hand, s.discarded]
+    pool = [d for pile in piles for d in pile]
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    for pile in piles:
+        pile[:] = [next(dealt) for _ in pile]
+    for pile in piles:
+        pile.sort()
+
+
+def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
+    """Tokens whose front is known keep their front; their backs and the spares are redrawn."""
+    slots: list[tuple[str, object]] = [("board", area) for area in world.tokens_on]
+    for owner, s in enumerate(world.seats):
+        if owner != seat:
+            slots += [("seat", (owner, i)) for i in range(len(s.collected))]
+    current = [_get(world, slot) for slot in slots]
+    pool = current + list(world.box_tokens)
+    by_front: dict[tuple[int, int], list[int]] = {}
+    for t in pool:
+        by_front.setdefault((_TOKENS[t].main, _TOKENS[t].minor), []).append(t)
+    for tokens in by_front.values():
+        rng.shuffle(tokens)
+    for slot, token in zip(slots, current, strict=True):
+        _put(world, slot, by_front[(_TOKENS[token].main, _TOKENS[token].minor)].pop())
+    world.box_tokens = sorted(t for tokens in by_front.values() for t in tokens)
+
+
+def _get(world: RenatureState, slot: tuple[str, object]) -> int:
+    where, key = slot
+    if where == "board":
+        return world.tokens_on[key]  # type: ignore[index]
+    owner, i = key  # type: ignore[misc]
+    return world.seats[owner].collected[i]
+
+
+def _put(world: RenatureState, slot: tuple[str, object], token: int) -> None:
+    where, key = slot
+    if where == "board":
+        world.tokens_on[key] = token  # type: ignore[index]
+    else:
+        owner, i = key  # type: ignore[misc]
+        world.seats[owner].collected[i] = token
