@@ -46,8 +46,9 @@ def render(view: Mapping[str, Any]) -> str:
     if board["standin"]:
         lines.append(f"board: {board['name']} - a stand-in, not the printed map")
     lines.append(f"joker: {view['joker']}")
+    base = view["options"]["board"] == "base"
     for area in view["areas"]:
-        if area["scored"]:
+        if area["scored"] or (base and area["token"] is None):
             continue
         token = area["token"]
         front = f" token {token['main']}/{token['minor']}" if token else ""
