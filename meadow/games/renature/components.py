@@ -1,20 +1,17 @@
 """Renature's components, loaded once from `data/` and checked on load.
 
 Several are stand-ins (the printed values are not public); each data file says which, with
-`"standin": true`. A host can drop in real values without a code change: a directory named by
-the environment variable MEADOW_RENATURE_DATA is searched for each data file first.
+`"standin": true`. A host drops in real values without a code change: a file of the same name
+in `$MEADOW_DATA/renature/` replaces the packaged one (see meadow/core/data.py).
 """
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from meadow.core import data
 from meadow.games.renature import board as board_module
 
 PLANT_TYPES = ("turf", "bush", "pine", "oak")
@@ -34,20 +31,8 @@ BOARD_FILES = {
 }
 
 
-def _path(name: str) -> Path | None:
-    override = os.environ.get("MEADOW_RENATURE_DATA")
-    if override and (Path(override) / name).is_file():
-        return Path(override) / name
-    return None
-
-
 def _load(name: str) -> Any:
-    path = _path(name)
-    if path is not None:
-        return json.loads(path.read_text("utf-8"))
-    return json.loads(
-        resources.files(__package__).joinpath("data").joinpath(name).read_text("utf-8")
-    )
+    return data.load_json(__package__, "renature", name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +147,8 @@ def player_board(players: int) -> PlayerBoard:
 @cache
 def board(kind: str) -> board_module.Board:
     name = BOARD_FILES[kind]
-    path = _path(name)
-    if path is not None:
-        return board_module.load(path)
-    return board_module.from_data(_load(name), name)
+    path = data.override("renature", name)
+    return board_module.from_data(_load(name), str(path or name))
 
 
 def standins() -> list[str]:
