@@ -14,6 +14,7 @@ _MODULES = {
     "topiary": "meadow.games.topiary",
     "harmonies": "meadow.games.harmonies",
     "renature": "meadow.games.renature",
+    "mystic_vale": "meadow.games.mystic_vale",
 }
 
 

@@ -1,0 +1,183 @@
+"""Mystic Vale's components: advancements, vale cards, the starter deck, the supply numbers.
+
+An advancement in play is a copy: its type and the position it occupies on a card
+("aurora@top"). A card is a sleeve with three positions. Card values are mostly stand-ins;
+each card's `standin` map says which of its values are (data/advancements.json).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from meadow.core import data
+
+POSITIONS = ("top", "middle", "bottom")
+SPIRITS = ("beast", "forest", "sky", "wild")
+SYMBOLS = ("mana", "decay", "growth", "vp", "beast", "forest", "sky", "wild", "guardian", "end_vp")
+CURSED_LAND = "cursed_land"
+FERTILE_SOIL = "fertile_soil"
+FERTILE_SOIL_PER_POSITION = 6
+ADVANCEMENT_MARKET = 3  # per level
+VALE_MARKET = 4  # per level
+BUY_LIMIT = 2
+SPOIL_AT = 4
+PREP_STOPS_AT = 3
+SPIRITS_PER_VP = 3
+
+
+def vp_pool(players: int) -> int:
+    """13 + 5 per player: 23 / 28 / 33 (research notes components.json)."""
+    return 13 + 5 * players
+
+
+def level_one_pile(players: int) -> int:
+    """6 + 3 per player: 12 / 15 / 18."""
+    return 6 + 3 * players
+
+
+@dataclass(frozen=True, slots=True)
+class Advancement:
+    """An advancement type: its symbols, cost and ability (copies differ only in position)."""
+
+    id: str
+    name: str
+    set: str  # base | vale_of_magic | starter
+    level: int  # 1-3; 0 for Fertile Soil and printed starter advancements
+    cost: int
+    symbols: dict[str, int]
+    ability: str | None
+    timing: str | None
+    vertical: bool  # its ability is printed as a vertical band
+    standin: bool  # any of its values is a stand-in
+
+    def count(self, symbol: str) -> int:
+        return self.symbols.get(symbol, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Vale:
+    id: str
+    name: str
+    set: str
+    level: int
+    copies: int
+    cost: dict[str, int]
+    end_vp: int
+    growth: int
+    ability: str | None
+    timing: str | None
+    standin: bool
+
+
+def _load(name: str) -> Any:
+    return data.load_json(__package__, "mystic_vale", name)
+
+
+@cache
+def advancements() -> dict[str, Advancement]:
+    found = {
+        CURSED_LAND: Advancement(
+            CURSED_LAND,
+            "Cursed Land",
+            "starter",
+            0,
+            0,
+            {"mana": 1, "decay": 1},
+            None,
+            None,
+            False,
+            False,
+        ),
+        FERTILE_SOIL: Advancement(
+            FERTILE_SOIL, "Fertile Soil", "starter", 0, 2, {"mana": 1}, None, None, False, False
+        ),
+    }
+    for a in _load("advancements.json")["advancements"]:
+        unknown = set(a["symbols"]) - set(SYMBOLS)
+        if unknown:
+            raise ValueError(f"advancements.json: {a['id']} has unknown symbols {sorted(unknown)}")
+        found[a["id"]] = Advancement(
+            id=a["id"],
+            name=a["name"],
+            set=a["set"],
+            level=a["level"],
+            cost=a["cost"],
+            symbols=dict(a["symbols"]),
+            ability=a["ability"],
+            timing=a["timing"],
+            vertical=a["vertical"],
+            standin=any(a["standin"].values()),
+        )
+    return found
+
+
+@cache
+def vales() -> dict[str, Vale]:
+    found = {}
+    for v in _load("vales.json")["vales"]:
+        found[v["id"]] = Vale(
+            id=v["id"],
+            name=v["name"],
+            set=v["set"],
+            level=v["level"],
+            copies=v["copies"],
+            cost={k: n for k, n in v["cost"].items() if n},
+            end_vp=v["end_vp"],
+            growth=v["growth"],
+            ability=v["ability"],
+            timing=v["timing"],
+            standin=any(v["standin"].values()),
+        )
+    return found
+
+
+def advancement_copies(sets: tuple[str, ...], level: int) -> list[str]:
+    """Every copy of the advancements of a level: one per position ("aurora@top")."""
+    return [
+        f"{a.id}@{position}"
+        for a in advancements().values()
+        if a.set in sets and a.level == level
+        for position in POSITIONS
+    ]
+
+
+def vale_copies(sets: tuple[str, ...], level: int) -> list[str]:
+    return [
+        v.id
+        for v in vales().values()
+        if v.set in sets and v.level == level
+        for _ in range(v.copies)
+    ]
+
+
+def split_copy(copy: str) -> tuple[Advancement, int]:
+    """`aurora@top` -> (Aurora, 0)."""
+    type_id, _, position = copy.partition("@")
+    return advancements()[type_id], POSITIONS.index(position)
+
+
+def starter_deck() -> list[list[str | None]]:
+    """The 20 starting cards as position slots: 8 blank, 9 Cursed Land (3 per position, a
+    stand-in split), 3 Fertile Soil (one per position, also a stand-in split)."""
+    cards: list[list[str | None]] = [[None, None, None] for _ in range(8)]
+    for i in range(9):
+        slots: list[str | None] = [None, None, None]
+        slots[i % 3] = CURSED_LAND
+        cards.append(slots)
+    for i in range(3):
+        slots = [None, None, None]
+        slots[i] = FERTILE_SOIL
+        cards.append(slots)
+    return cards
+
+
+def standins() -> list[str]:
+    found = []
+    if any(a.standin for a in advancements().values()):
+        found.append("advancement costs, symbols and levels")
+    if any(v.standin for v in vales().values()):
+        found.append("vale costs, symbols, levels and copies")
+    found.append("starter card positions")
+    return found

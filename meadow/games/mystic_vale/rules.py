@@ -1,0 +1,1053 @@
+"""Mystic Vale's rules: set-up, the four phases (Planting, Harvest, Cleanup, Prep), every
+ability of the glossary, and the end of the game.
+
+Rule source: seed 003 (Yucata's rules page: its deviations, the full rules, the glossary and
+the interface notes); research notes in data/rules.json. Editions are options. A player's
+cards are numbered 0..19 inside the engine and shown as c1..c20.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+from meadow.core.actions import JSON, Action, Event
+from meadow.core.errors import NotationError
+from meadow.core.game import State
+from meadow.core.result import Result, rank
+from meadow.core.rng import Rng
+from meadow.games.mystic_vale import components as c
+from meadow.games.mystic_vale import notation
+from meadow.games.mystic_vale.actions import (
+    BuyAdvancement,
+    BuyVale,
+    Choose,
+    Decline,
+    EndHarvest,
+    Exchange,
+    Pass,
+    Prevent,
+    Push,
+    Reveal,
+    Sleeve,
+    Spoil,
+    StopPrep,
+    UseAbility,
+)
+from meadow.games.mystic_vale.options import MysticValeOptions
+from meadow.games.mystic_vale.scoring import (
+    card_decay,
+    card_symbol,
+    gaias_erwaehlte,
+    pay_spirits,
+    sporenverteiler,
+)
+
+PLANT, PREP, ABILITY, REVEAL, SPOILING, HARVEST, SLEEVE, NEST, OVER = (
+    "plant",
+    "prep",
+    "ability",
+    "reveal",
+    "spoiling",
+    "harvest",
+    "sleeve",
+    "nest",
+    "over",
+)
+CATEGORIES = ("vp_tokens", "advancements", "vales", "abilities")
+CHOICE_ABILITIES = (
+    "discard_from_field",
+    "ruhiges_wetter",
+    "reinigender_regen",
+    "lebenskraft_orakel",
+    "hort_der_waldgeister",
+)
+PREVENTERS = ("druide_des_friedens", "bluehende_lichtung", "aetherbaum", "konklave_der_baumhirten")
+HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
+
+_ADV = c.advancements()
+_VALES = c.vales()
+
+
+@dataclass(slots=True)
+class Druid:
+    """One player: 20 sleeved cards, where each one is, vale cards, VP and the mana token."""
+
+    cards: list[list[str | None]]  # per card: the advancement type in each position
+    band: list[int]  # per card: the position whose vertical ability shows, -1 if none
+    deck: list[int]  # face down, the top is the last
+    on_deck: int | None = None
+    field: list[int] = dataclasses.field(default_factory=list)
+    discard: list[int] = dataclasses.field(default_factory=list)
+    known_top: int = 0  # top cards of the deck their owner has looked at
+    vales: list[list[Any]] = dataclasses.field(default_factory=list)  # [vale id, turn bought]
+    boxed_vales: list[str] = dataclasses.field(
+        default_factory=list
+    )  # spent vales returned to the box
+    vp: int = 0
+    mana_token: bool = False  # True: the blue, active side
+    turn: int = 0  # own turns begun
+    # -- for the current turn (Prep already belongs to the next one) --
+    used: list[str] = dataclasses.field(default_factory=list)
+    growth_bonus: int = 0
+    aether: list[int] = dataclasses.field(default_factory=list)
+    spoiled: bool = False
+    fresh: list[list[int]] = dataclasses.field(
+        default_factory=list
+    )  # [card, position] sleeved this turn
+    kept: list[int] = dataclasses.field(default_factory=list)  # kept in the field by Brutplatz
+
+    def clone(self) -> Druid:
+        return Druid(
+            [s[:] for s in self.cards],
+            self.band[:],
+            self.deck[:],
+            self.on_deck,
+            self.field[:],
+            self.discard[:],
+            self.known_top,
+            [v[:] for v in self.vales],
+            self.boxed_vales[:],
+            self.vp,
+            self.mana_token,
+            self.turn,
+            self.used[:],
+            self.growth_bonus,
+            self.aether[:],
+            self.spoiled,
+            [f[:] for f in self.fresh],
+            self.kept[:],
+        )
+
+    def abilities(self, card: int) -> Iterator[tuple[int, str]]:
+        """(position, ability) of the abilities that show on a card."""
+        for pos, type_id in enumerate(self.cards[card]):
+            if type_id is None:
+                continue
+            adv = _ADV[type_id]
+            if adv.ability and (not adv.vertical or self.band[card] == pos):
+                yield pos, adv.ability
+
+
+@dataclass(slots=True)
+class Harvest:
+    """What the active player has to spend during this Harvest."""
+
+    mana_earned: int = 0
+    mana_doublable: int = 0  # from card symbols, advancement abilities and the token
+    mana_spent: int = 0
+    spirits: dict[str, int] = dataclasses.field(default_factory=dict)
+    advancements_bought: int = 0
+    vales_bought: int = 0
+    buy_limit: int = c.BUY_LIMIT
+    to_sleeve: list[list[Any]] = dataclasses.field(
+        default_factory=list
+    )  # [copy, forced card or -1]
+    resolved: list[list[int]] = dataclasses.field(default_factory=list)  # harvest abilities done
+    token_used: bool = False
+
+    def clone(self) -> Harvest:
+        return Harvest(
+            self.mana_earned,
+            self.mana_doublable,
+            self.mana_spent,
+            dict(self.spirits),
+            self.advancements_bought,
+            self.vales_bought,
+            self.buy_limit,
+            [s[:] for s in self.to_sleeve],
+            [r[:] for r in self.resolved],
+            self.token_used,
+        )
+
+
+class MysticValeState(State):
+    """The markets, the VP pool and every druid's cards."""
+
+    options: MysticValeOptions
+
+    def __init__(
+        self,
+        *,
+        players: int,
+        options: MysticValeOptions,
+        rng: Rng,
+        ply: int,
+        seats: list[Druid],
+        seat: int | None,
+        phase: str,
+        stage: str,
+        choice: dict[str, Any] | None,
+        queue: list[list[int]],
+        market: list[list[str | None]],
+        piles: list[list[str]],
+        box_l1: list[str],
+        fertile: list[int],
+        vale_market: list[list[str | None]],
+        vale_piles: list[list[str]],
+        pool: int,
+        harvest: Harvest,
+        end_triggered: bool,
+        confirm_reveal: bool = False,
+    ) -> None:
+        self.players = players
+        self.options = options
+        self.rng = rng
+        self.ply = ply
+        self.seats = seats
+        self.seat = seat
+        self.phase = phase
+        self.stage = stage  # "plant" or "prep": where an ability, reveal or spoil happens
+        self.choice = choice  # the ability waiting for a choice
+        self.queue = queue  # on-play abilities still to resolve: [card, position]
+        self.market = market  # advancement market per level 1-3 (index 0-2)
+        self.piles = piles  # face-down advancement piles per level
+        self.box_l1 = box_l1  # level-1 advancements out of this game, unseen
+        self.fertile = fertile  # Fertile Soil left per position
+        self.vale_market = vale_market
+        self.vale_piles = vale_piles
+        self.pool = pool  # VP in the counted pool
+        self.harvest = harvest
+        self.end_triggered = end_triggered
+        self.confirm_reveal = confirm_reveal  # Prep: an ability choice waits for `reveal`
+        self._legal: list[Action] | None = None
+
+    # -- small queries ------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return self.seat
+
+    @property
+    def me(self) -> Druid:
+        assert self.seat is not None
+        return self.seats[self.seat]
+
+    def active_turn(self, druid: Druid) -> int:
+        """The turn an action belongs to: Prep already counts for the next one."""
+        return druid.turn + (1 if self.stage == "prep" else 0)
+
+    def vale_active(self, druid: Druid, ability: str) -> list[int]:
+        """Indices of owned vales with this ability that work now (bought before)."""
+        turn = self.active_turn(druid)
+        return [
+            i
+            for i, (vid, bought) in enumerate(druid.vales)
+            if _VALES[vid].ability == ability and bought < turn
+        ]
+
+    def growth(self, druid: Druid) -> int:
+        cards = druid.field + ([druid.on_deck] if druid.on_deck is not None else [])
+        total = sum(card_symbol(druid.cards[x], "growth") for x in cards)
+        total += sum(_VALES[vid].growth for vid, _ in druid.vales)
+        total += len(self.vale_active(druid, "alte_lebenswurzeln"))
+        return total + druid.growth_bonus
+
+    def decay(self, druid: Druid) -> int:
+        """Decay showing on the field and the on-deck card, growth subtracted."""
+        cards = druid.field + ([druid.on_deck] if druid.on_deck is not None else [])
+        shown = sum(
+            card_decay(druid.cards[x], {a for _, a in druid.abilities(x)}, x in druid.aether)
+            for x in cards
+        )
+        return shown - self.growth(druid)
+
+    def mana_left(self) -> int:
+        h = self.harvest
+        return h.mana_earned - h.mana_spent + (1 if self.me.mana_token else 0)
+
+    # -- contract -----------------------------------------------------------------------
+
+    def _legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return list(self._legal)
+
+    def _generate_legal(self) -> list[Action]:
+        me = self.me
+        if self.phase == PLANT:
+            return ([Push()] if me.on_deck is not None else []) + [Pass()]
+        if self.phase == REVEAL:
+            return [Reveal()]
+        if self.phase == PREP:
+            return [Push(), StopPrep()]
+        if self.phase == ABILITY:
+            return self._choice_options()
+        if self.phase == SPOILING:
+            return [*self._preventions(), Spoil()]
+        if self.phase == HARVEST:
+            return self._harvest_options()
+        if self.phase == SLEEVE:
+            return self._sleeve_options()
+        if self.phase == NEST:
+            return [Choose(x + 1) for x in self._nest_candidates()] + [Decline()]
+        return []
+
+    def _may_stop_prep(self) -> bool:
+        """German edition: Prep may end early when the on-deck card shows 2+ decay."""
+        me = self.me
+        if self.options.edition != "german" or me.on_deck is None:
+            return False
+        x = me.on_deck
+        return card_decay(me.cards[x], {a for _, a in me.abilities(x)}) >= 2
+
+    # -- set-up, turns ------------------------------------------------------------------
+
+    def _draw(self, druid: Druid) -> int | None:
+        """The top card of the deck; an empty deck is first refilled from the discard pile."""
+        if not druid.deck:
+            if not druid.discard:
+                return None
+            druid.deck = druid.discard
+            druid.discard = []
+            self.rng.shuffle(druid.deck)
+            druid.known_top = 0
+        druid.known_top = max(0, druid.known_top - 1)
+        return druid.deck.pop()
+
+    def _start_turn(self, seat: int) -> list[Event]:
+        self.seat = seat
+        druid = self.seats[seat]
+        druid.turn += 1
+        self.harvest = Harvest()
+        druid.fresh = []
+        event = Event("turn", seat, {"turn": druid.turn})
+        if druid.spoiled:  # spoiled in Prep: straight to Cleanup
+            return [event, *self._cleanup()]
+        self.phase, self.stage = PLANT, "plant"
+        return [event]
+
+    # -- planting and prep --------------------------------------------------------------
+
+    def _play_on_deck(self) -> list[Event]:
+        """The on-deck card goes into the field; its on-play abilities queue up."""
+        me = self.me
+        card = me.on_deck
+        assert card is not None
+        me.on_deck = None
+        me.field.append(card)
+        events = [Event("play", self.seat, {"card": card + 1, "stage": self.stage})]
+        self.queue = [
+            [card, pos]
+            for pos, a in me.abilities(card)
+            if _ADV[me.cards[card][pos]].timing == "on_play"
+        ]  # type: ignore[index]
+        return events + self._next_on_play()
+
+    def _next_on_play(self) -> list[Event]:
+        """Resolve queued on-play abilities; stop at the first that needs a choice."""
+        events: list[Event] = []
+        me = self.me
+        while self.queue:
+            card, pos = self.queue.pop(0)
+            ability = _ADV[me.cards[card][pos]].ability  # type: ignore[index]
+            if ability == "goldfluegel_greif":
+                if not me.mana_token:
+                    me.mana_token = True
+                    events.append(Event("mana_token", self.seat, {"active": True}))
+                continue
+            if self._open_choice(ability, card, pos):  # type: ignore[arg-type]
+                self.phase = ABILITY
+                return events
+        self.phase = REVEAL
+        if self.stage == "plant":
+            if self.options.auto_reveal and self.decay(me) < c.PREP_STOPS_AT:
+                return events + self._reveal()
+            return events
+        if self.confirm_reveal:  # Prep waits after a choice, so that it can be taken back
+            return events
+        return events + self._reveal()
+
+    def _open_choice(self, ability: str, card: int, pos: int) -> bool:
+        """Set up the choice of an on-play ability; False if it has nothing to choose."""
+        me = self.me
+        if ability == "discard_from_field":
+            if len(me.field) < 2:
+                return False
+            self.choice = {"ability": ability, "card": card, "left": 1}
+        elif ability in ("ruhiges_wetter", "reinigender_regen", "lebenskraft_orakel"):
+            if not me.deck and me.discard:
+                me.deck, me.discard = me.discard, []
+                self.rng.shuffle(me.deck)
+                me.known_top = 0
+            if not me.deck:
+                return False
+            left = card_symbol(me.cards[card], "guardian") if ability == "lebenskraft_orakel" else 1
+            if left == 0:
+                return False
+            self.choice = {"ability": ability, "card": card, "left": left}
+            if ability == "ruhiges_wetter":
+                me.known_top = max(me.known_top, 1)
+        else:
+            return False
+        return True
+
+    def _choice_options(self) -> list[Action]:
+        assert self.choice is not None
+        me = self.me
+        ability = self.choice["ability"]
+        if ability == "discard_from_field":
+            cards = [x for x in me.field if x != self.choice["card"]]
+        elif ability == "ruhiges_wetter":
+            cards = [me.deck[-1]]
+        elif ability == "hort_der_waldgeister":
+            cards = list(self.choice["cards"])
+        else:
+            cards = sorted(me.deck)
+        return [Choose(x + 1) for x in cards] + [Decline()]
+
+    def _apply_choice(self, action: Choose | Decline) -> list[Event]:
+        assert self.choice is not None
+        me = self.me
+        ability = self.choice["ability"]
+        events: list[Event] = []
+        if isinstance(action, Choose):
+            card = action.card - 1
+            private = {self.seat: {"card": action.card}}
+            if ability == "discard_from_field":
+                me.field.remove(card)
+                me.discard.append(card)
+                events.append(Event("discard_from_field", self.seat, {"card": action.card}))
+            elif ability == "hort_der_waldgeister":
+                me.deck.remove(card)
+                me.discard.append(card)
+                me.known_top -= 1
+                self.choice["cards"].remove(card)
+                events.append(Event("discard_from_deck", self.seat, {}, private))
+            else:
+                position = me.deck.index(card)
+                if position >= len(me.deck) - me.known_top:
+                    me.known_top -= 1
+                me.deck.remove(card)
+                me.discard.append(card)
+                events.append(Event("discard_from_deck", self.seat, {}, private))
+            self.choice["left"] -= 1
+            if self.choice["left"] > 0 and self._choice_options() != [Decline()]:
+                self._legal = None
+                return events
+        elif ability == "ruhiges_wetter":
+            events.append(Event("keep_on_top", self.seat))
+        if ability in ("reinigender_regen", "lebenskraft_orakel"):
+            self.rng.shuffle(me.deck)
+            me.known_top = 0
+            events.append(Event("shuffle_deck", self.seat, reveals=True))
+        self.choice = None
+        if ability == "hort_der_waldgeister":
+            self.phase = HARVEST
+            return events
+        self.confirm_reveal = self.stage == "prep"
+        return events + self._next_on_play()
+
+    def _reveal(self) -> list[Event]:
+        me = self.me
+        self.confirm_reveal = False
+        me.on_deck = self._draw(me)
+        public: dict[str, JSON] = {"card": None if me.on_deck is None else me.on_deck + 1}
+        events = [Event("reveal", self.seat, public, reveals=True)]
+        return events + self._after_reveal()
+
+    def _after_reveal(self) -> list[Event]:
+        me = self.me
+        if self.decay(me) >= c.SPOIL_AT:
+            if self._preventions():
+                self.phase = SPOILING
+                return []
+            return self._spoil()
+        if self.stage == "plant":
+            self.phase = PLANT
+            return []
+        return self._continue_prep()
+
+    def _preventions(self) -> list[Action]:
+        me = self.me
+        actions: list[Action] = []
+        if "druide_des_friedens" not in me.used and me.on_deck is not None:
+            for x in me.field:
+                if any(a == "druide_des_friedens" for _, a in me.abilities(x)):
+                    actions.append(Prevent("druide_des_friedens", x + 1))
+                    break
+        if self.vale_active(me, "bluehende_lichtung"):
+            actions.append(Prevent("bluehende_lichtung"))
+        if self.vale_active(me, "aetherbaum"):
+            targets = me.field + ([me.on_deck] if me.on_deck is not None else [])
+            actions += [Prevent("aetherbaum", x + 1) for x in targets if x not in me.aether]
+        if self.vale_active(me, "konklave_der_baumhirten"):
+            actions.append(Prevent("konklave_der_baumhirten"))
+        return actions
+
+    def _apply_prevent(self, action: Prevent) -> list[Event]:
+        me = self.me
+        public: dict[str, JSON] = {"ability": action.source}
+        if action.source == "druide_des_friedens":
+            me.used.append(action.source)
+            assert me.on_deck is not None
+            public["discarded"] = me.on_deck + 1
+            me.discard.append(me.on_deck)
+            me.on_deck = None
+            events = [Event("prevent", self.seat, public)]
+            return events + self._reveal()
+        index = self.vale_active(me, action.source)[0]
+        vid = me.vales.pop(index)[0]
+        me.boxed_vales.append(vid)
+        if action.source == "bluehende_lichtung":
+            me.growth_bonus += 1
+        elif action.source == "konklave_der_baumhirten":
+            me.growth_bonus += 2
+        else:
+            me.aether.append(action.card - 1)
+            public["card"] = action.card
+        return [Event("prevent", self.seat, public), *self._after_reveal()]
+
+    def _spoil(self) -> list[Event]:
+        me = self.me
+        me.spoiled = True
+        compensation = not me.mana_token
+        me.mana_token = True
+        events = [Event("spoil", self.seat, {"mana_token": compensation})]
+        if self.stage == "plant":
+            return events + self._cleanup()
+        return events + self._end_turn()
+
+    def _prep(self) -> list[Event]:
+        """Prep the next turn: play on-deck cards until 3 decay show (seed 003, 4)."""
+        me = self.me
+        self.stage = "prep"
+        me.used, me.growth_bonus, me.aether, me.spoiled = [], 0, [], False
+        me.field = list(me.kept)
+        me.kept = []
+        if me.on_deck is None:
+            me.on_deck = self._draw(me)
+        return self._continue_prep()
+
+    def _continue_prep(self) -> list[Event]:
+        """One more card into the field, or the end of Prep at 3 decay (or no card left)."""
+        me = self.me
+        if self.decay(me) >= c.PREP_STOPS_AT or me.on_deck is None:
+            return self._end_turn()
+        if self._may_stop_prep():
+            self.phase = PREP  # the German edition's early stop: continue or stop
+            return []
+        return self._play_on_deck()
+
+    # -- harvest --------------------------------------------------------------------------
+
+    def _start_harvest(self) -> list[Event]:
+        me = self.me
+        self.phase = HARVEST
+        h = self.harvest
+        for x in me.field:
+            h.mana_earned += card_symbol(me.cards[x], "mana")
+            for spirit in c.SPIRITS:
+                h.spirits[spirit] = h.spirits.get(spirit, 0) + card_symbol(me.cards[x], spirit)
+        h.mana_doublable = h.mana_earned
+        vp = sum(card_symbol(me.cards[x], "vp") for x in me.field)
+        events = [Event("harvest", self.seat, {"mana": h.mana_earned, "spirits": dict(h.spirits)})]
+        events += self._take_vp(vp, "field")
+        h.mana_earned += len(self.vale_active(me, "azurblauer_see"))
+        rivers = self.vale_active(me, "bach_der_vitalitaet")
+        h.mana_earned += 2 * len(rivers)
+        if rivers:
+            h.buy_limit = 3
+        for _ in self.vale_active(me, "tal_der_magie"):
+            events += self._take_vp(1, "tal_der_magie")
+        if self.vale_active(me, "manatau_wiese"):
+            most = max((card_symbol(me.cards[x], "guardian") for x in me.field), default=0)
+            h.mana_earned += most * len(self.vale_active(me, "manatau_wiese"))
+        return events
+
+    def _take_vp(self, n: int, reason: str) -> list[Event]:
+        """VP from the counted pool; once it is empty, from the reserve (end trigger A)."""
+        if n <= 0:
+            return []
+        me = self.me
+        from_pool = min(n, self.pool)
+        self.pool -= from_pool
+        me.vp += n
+        public: dict[str, JSON] = {"vp": n, "from_pool": from_pool, "reason": reason}
+        if self.pool == 0 and not self.end_triggered:
+            self.end_triggered = True
+            public["end_triggered"] = True
+        return [Event("vp", self.seat, public)]
+
+    def _harvest_abilities_open(self) -> list[tuple[int, int, str]]:
+        me = self.me
+        done = {tuple(r) for r in self.harvest.resolved}
+        return [
+            (x, pos, a)
+            for x in me.field
+            for pos, a in me.abilities(x)
+            if a in HARVEST_ABILITIES and (x, pos) not in done
+        ]
+
+    def _harvest_options(self) -> list[Action]:
+        h = self.harvest
+        actions: list[Action] = [
+            UseAbility(x + 1, c.POSITIONS[pos]) for x, pos, _ in self._harvest_abilities_open()
+        ]
+        if h.vales_bought < c.BUY_LIMIT:
+            seen = set()
+            for level in self.vale_market:
+                for vid in level:
+                    if vid is not None and vid not in seen and self._may_buy_vale(vid):
+                        seen.add(vid)
+                        actions.append(BuyVale(vid))
+        if h.advancements_bought < h.buy_limit:
+            actions += self._advancement_buys()
+        if self.options.edition != "english" and sum(h.spirits.values()) >= c.SPIRITS_PER_VP:
+            actions.append(Exchange())
+        if not self._harvest_abilities_open():
+            actions.append(EndHarvest())
+        return actions
+
+    def _may_buy_vale(self, vid: str) -> bool:
+        me = self.me
+        if vid == "alte_lebenswurzeln" and any(v == vid for v, _ in me.vales):
+            return False
+        return pay_spirits(_VALES[vid].cost, self.harvest.spirits) is not None
+
+    def _room(self, position: int, skip: int = -1) -> tuple[list[int], int]:
+        """Field cards with `position` free and not promised to another purchase, and how
+        many purchases more that position can take (`skip`: a waiting purchase to ignore)."""
+        me = self.me
+        forced, unforced = [], 0
+        for i, (copy, target) in enumerate(self.harvest.to_sleeve):
+            if i == skip or c.split_copy(copy)[1] != position:
+                continue
+            if target >= 0:
+                forced.append(target)
+            else:
+                unforced += 1
+        open_cards = [x for x in me.field if me.cards[x][position] is None and x not in forced]
+        return open_cards, len(open_cards) - unforced
+
+    def _advancement_buys(self) -> list[Action]:
+        me = self.me
+        copies = [copy for level in self.market for copy in level if copy is not None]
+        copies += [f"{c.FERTILE_SOIL}@{p}" for i, p in enumerate(c.POSITIONS) if self.fertile[i]]
+        choirs = [
+            x for x in me.field if any(a == "chor_des_erdengesangs" for _, a in me.abilities(x))
+        ]
+        actions: list[Action] = []
+        seen = set()
+        for copy in copies:
+            if copy in seen:
+                continue
+            seen.add(copy)
+            adv, pos = c.split_copy(copy)
+            open_cards, room = self._room(pos)
+            if room < 1:
+                continue
+            if adv.cost <= self.mana_left():
+                actions.append(BuyAdvancement(copy))
+            for x in choirs:
+                if x in open_cards and max(0, adv.cost - 2) <= self.mana_left():
+                    actions.append(BuyAdvancement(copy, x + 1))
+        return actions
+
+    def _apply_use_ability(self, action: UseAbility) -> list[Event]:
+        me = self.me
+        h = self.harvest
+        card, pos = action.card - 1, c.POSITIONS.index(action.position)
+        ability = _ADV[me.cards[card][pos]].ability  # type: ignore[index]
+        h.resolved.append([card, pos])
+        public: dict[str, JSON] = {"card": action.card, "ability": ability}
+        events: list[Event] = []
+        if ability == "aurora":
+            events += self._take_vp(len(me.field) // 2, "aurora")
+        elif ability == "magischer_samen":
+            gain = len(me.field) - 1
+            h.mana_earned += gain
+            h.mana_doublable += gain
+            public["mana"] = gain
+        elif ability == "wachstumsueberlauf":
+            public["mana"] = h.mana_doublable
+            h.mana_earned += h.mana_doublable
+            h.mana_doublable *= 2
+        elif ability == "baumkronen_erkunder":
+            added = []
+            for _ in range(card_symbol(me.cards[card], "guardian")):
+                drawn = self._draw_under_on_deck(me)
+                if drawn is None:
+                    break
+                me.field.append(drawn)
+                added.append(drawn + 1)
+                mana = card_symbol(me.cards[drawn], "mana")
+                h.mana_earned += mana
+                h.mana_doublable += mana
+                for spirit in c.SPIRITS:
+                    h.spirits[spirit] = h.spirits.get(spirit, 0) + card_symbol(
+                        me.cards[drawn], spirit
+                    )
+                events += self._take_vp(card_symbol(me.cards[drawn], "vp"), "baumkronen_erkunder")
+            public["added"] = added
+        return [
+            Event("ability", self.seat, public, reveals=ability == "baumkronen_erkunder"),
+            *events,
+        ]
+
+    def _draw_under_on_deck(self, druid: Druid) -> int | None:
+        """A card from under the on-deck card (Baumkronen-Erkunder)."""
+        return self._draw(druid)
+
+    def _apply_buy_advancement(self, action: BuyAdvancement) -> list[Event]:
+        h = self.harvest
+        adv, pos = c.split_copy(action.copy)
+        cost = max(0, adv.cost - 2) if action.onto else adv.cost
+        self._spend(cost)
+        if adv.id == c.FERTILE_SOIL:
+            self.fertile[pos] -= 1
+        else:
+            for level in self.market:
+                if action.copy in level:
+                    level[level.index(action.copy)] = None
+                    break
+        h.advancements_bought += 1
+        h.to_sleeve.append([action.copy, action.onto - 1 if action.onto else -1])
+        public: dict[str, JSON] = {"copy": action.copy, "cost": cost}
+        return [Event("buy", self.seat, public)]
+
+    def _spend(self, cost: int) -> None:
+        h = self.harvest
+        if h.mana_earned - h.mana_spent < cost:  # the active mana token covers the last 1
+            self.me.mana_token = False
+            h.mana_earned += 1
+            h.mana_doublable += 1
+            h.token_used = True
+        h.mana_spent += cost
+
+    def _apply_buy_vale(self, action: BuyVale) -> list[Event]:
+        me = self.me
+        h = self.harvest
+        vale = _VALES[action.vale]
+        paid = pay_spirits(vale.cost, h.spirits)
+        assert paid is not None
+        for spirit, n in paid.items():
+            h.spirits[spirit] -= n
+        for level in self.vale_market:
+            if action.vale in level:
+                level[level.index(action.vale)] = None
+                break
+        me.vales.append([action.vale, me.turn])
+        h.vales_bought += 1
+        events = [Event("buy_vale", self.seat, {"vale": action.vale, "paid": paid})]
+        return events + self._on_purchase(vale)
+
+    def _on_purchase(self, vale: c.Vale) -> list[Event]:
+        """Vale of Magic: abilities that act once, right after the purchase."""
+        me = self.me
+        h = self.harvest
+        if vale.ability == "erdenwiege":
+            return self._take_vp(len(me.vales), "erdenwiege")
+        if vale.ability == "hoehle_der_tierwelt":
+            h.mana_earned += 2
+            return [Event("mana", self.seat, {"mana": 2, "reason": vale.id})]
+        if vale.ability == "mana_token":
+            if me.mana_token:  # Yucata: the active token is spent first, then turned again
+                h.mana_earned += 1
+            me.mana_token = True
+            return [Event("mana_token", self.seat, {"active": True})]
+        if vale.ability == "sonnenquell_tempel" and self.vale_piles[0]:
+            extra = self.vale_piles[0].pop()
+            me.vales.append([extra, me.turn])
+            return [Event("take_vale", self.seat, {"vale": extra}, reveals=True)]
+        if vale.ability == "hort_der_waldgeister":
+            top = me.deck[-3:][::-1]
+            if top:
+                me.known_top = max(me.known_top, len(top))
+                self.choice = {
+                    "ability": "hort_der_waldgeister",
+                    "card": -1,
+                    "left": len(top),
+                    "cards": top,
+                }
+                self.phase = ABILITY
+                private = {self.seat: {"cards": [x + 1 for x in top]}}
+                return [Event("look", self.seat, {"count": len(top)}, private, True)]
+        return []
+
+    def _apply_exchange(self) -> list[Event]:
+        h = self.harvest
+        for _ in range(c.SPIRITS_PER_VP):
+            plain = [s for s in ("beast", "forest", "sky") if h.spirits.get(s, 0) > 0]
+            spirit = min(plain, key=lambda s: h.spirits[s]) if plain else "wild"
+            h.spirits[spirit] -= 1
+        self.me.vp += 1
+        return [Event("exchange", self.seat, {"vp": 1})]
+
+    # -- cleanup --------------------------------------------------------------------------
+
+    def _sleeve_options(self) -> list[Action]:
+        me = self.me
+        copy, forced = self.harvest.to_sleeve[0]
+        adv, pos = c.split_copy(copy)
+        targets = [forced] if forced >= 0 else self._room(pos, skip=0)[0]
+        actions: list[Action] = []
+        for x in targets:
+            actions.append(Sleeve(copy, x + 1))
+            if adv.vertical and me.band[x] >= 0:
+                actions.append(Sleeve(copy, x + 1, old_band=True))
+        return actions
+
+    def _apply_sleeve(self, action: Sleeve) -> list[Event]:
+        me = self.me
+        adv, pos = c.split_copy(action.copy)
+        card = action.card - 1
+        me.cards[card][pos] = adv.id
+        if adv.vertical and not action.old_band:
+            me.band[card] = pos
+        me.fresh.append([card, pos])
+        self.harvest.to_sleeve.pop(0)
+        events = [Event("sleeve", self.seat, {"copy": action.copy, "card": action.card})]
+        if self.harvest.to_sleeve:
+            return events
+        return events + self._cleanup()
+
+    def _nest_candidates(self) -> list[int]:
+        """Field cards a Brutplatz may keep: not the first card, not sleeved this turn."""
+        me = self.me
+        fresh = {(x, pos) for x, pos in me.fresh}
+        return [
+            x
+            for x in me.field[1:]
+            if x not in me.kept
+            and any(a == "brutplatz" and (x, pos) not in fresh for pos, a in me.abilities(x))
+        ]
+
+    def _cleanup(self) -> list[Event]:
+        """Sleeve purchases, let Brutplatz keep cards, discard the field, refill markets."""
+        if self.harvest.to_sleeve:
+            self.phase = SLEEVE
+            return []
+        if self._nest_candidates():
+            self.phase = NEST
+            return []
+        return self._finish_cleanup()
+
+    def _finish_cleanup(self) -> list[Event]:
+        me = self.me
+        me.discard += [x for x in me.field if x not in me.kept]
+        me.field = []
+        events = [Event("cleanup", self.seat, {"kept": [x + 1 for x in me.kept]})]
+        events += self._refill_markets()
+        if self.end_triggered and self.seat == self.players - 1:
+            return events + self._game_over()
+        return events + self._prep()
+
+    def _refill_markets(self) -> list[Event]:
+        events: list[Event] = []
+        for level, slots in enumerate(self.vale_market):
+            for i, vid in enumerate(slots):
+                if vid is None:
+                    pile = next((p for p in self.vale_piles[level:] if p), None)
+                    if pile is not None:
+                        slots[i] = pile.pop()
+                        events.append(Event("reveal_vale", None, {"vale": slots[i]}, {}, True))
+                        last_l2 = pile is self.vale_piles[1] and not pile
+                        if last_l2 and self.options.edition != "english":
+                            self.end_triggered = True
+                            events.append(Event("end_triggered", None, {"by": "last level-2 vale"}))
+        for level, slots in enumerate(self.market):
+            for i, copy in enumerate(slots):
+                if copy is None:
+                    pile = next((p for p in self.piles[level:] if p), None)
+                    if pile is not None:
+                        slots[i] = pile.pop()
+                        events.append(
+                            Event("reveal_advancement", None, {"copy": slots[i]}, {}, True)
+                        )
+        return events
+
+    # -- end of turn, end of game -------------------------------------------------------
+
+    def _end_turn(self) -> list[Event]:
+        assert self.seat is not None
+        self.stage = "plant"
+        return self._start_turn((self.seat + 1) % self.players)
+
+    def _game_over(self) -> list[Event]:
+        self.seat = None
+        self.phase = OVER
+        return [Event("game_over", None, {"result": self._result().to_json()}, reveals=True)]
+
+    def _result(self) -> Result:
+        breakdown = tuple(self.final_points(druid) for druid in self.seats)
+        scores = tuple(sum(b.values()) for b in breakdown)
+        keys = [(scores[s], self.level_three_and_two(self.seats[s])) for s in range(self.players)]
+        return Result(scores, breakdown, rank(keys), ("level-3 advancements and level-2 vales",))
+
+    @staticmethod
+    def final_points(druid: Druid) -> dict[str, int]:
+        abilities = 0
+        for slots in druid.cards:
+            for type_id in slots:
+                if type_id == "gaias_erwaehlte":
+                    abilities += gaias_erwaehlte(slots)
+                elif type_id == "sporenverteiler":
+                    abilities += sporenverteiler(druid.cards)
+        return {
+            "vp_tokens": druid.vp,
+            "advancements": sum(card_symbol(slots, "end_vp") for slots in druid.cards),
+            "vales": sum(_VALES[vid].end_vp for vid, _ in druid.vales),
+            "abilities": abilities,
+        }
+
+    @staticmethod
+    def level_three_and_two(druid: Druid) -> int:
+        threes = sum(1 for slots in druid.cards for t in slots if t and _ADV[t].level == 3)
+        return threes + sum(1 for vid, _ in druid.vales if _VALES[vid].level == 2)
+
+    # -- applying -----------------------------------------------------------------------
+
+    def _apply(self, action: Action) -> list[Event]:
+        self._legal = None
+        if isinstance(action, Push):
+            return self._play_on_deck()
+        if isinstance(action, Pass):
+            return self._start_harvest()
+        if isinstance(action, Reveal):
+            return self._reveal()
+        if isinstance(action, StopPrep):
+            return [Event("stop_prep", self.seat), *self._end_turn()]
+        if isinstance(action, Choose | Decline) and self.phase == ABILITY:
+            return self._apply_choice(action)
+        if isinstance(action, Choose):
+            self.me.kept.append(action.card - 1)
+            events = [Event("nest", self.seat, {"card": action.card})]
+            if self._nest_candidates():
+                return events
+            return events + self._finish_cleanup()
+        if isinstance(action, Decline):
+            return self._finish_cleanup()
+        if isinstance(action, Prevent):
+            return self._apply_prevent(action)
+        if isinstance(action, Spoil):
+            return self._spoil()
+        if isinstance(action, UseAbility):
+            return self._apply_use_ability(action)
+        if isinstance(action, BuyAdvancement):
+            return self._apply_buy_advancement(action)
+        if isinstance(action, BuyVale):
+            return self._apply_buy_vale(action)
+        if isinstance(action, Exchange):
+            return self._apply_exchange()
+        if isinstance(action, EndHarvest):
+            return [Event("end_harvest", self.seat), *self._cleanup()]
+        assert isinstance(action, Sleeve)
+        return self._apply_sleeve(action)
+
+    def _why_illegal(self, action: Action) -> str:
+        from meadow.games.mystic_vale.explain import why_illegal
+
+        return why_illegal(self, action)
+
+    # -- views, copies, serialisation ---------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        from meadow.games.mystic_vale.view import view
+
+        return view(self, seat)
+
+    def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        from meadow.games.mystic_vale.view import sample_hidden
+
+        return sample_hidden(self, seat, rng)
+
+    def clone(self) -> Self:
+        return type(self)(
+            players=self.players,
+            options=self.options,
+            rng=self.rng.clone(),
+            ply=self.ply,
+            seats=[d.clone() for d in self.seats],
+            seat=self.seat,
+            phase=self.phase,
+            stage=self.stage,
+            choice=None
+            if self.choice is None
+            else {k: (v[:] if isinstance(v, list) else v) for k, v in self.choice.items()},
+            queue=[q[:] for q in self.queue],
+            market=[m[:] for m in self.market],
+            piles=[p[:] for p in self.piles],
+            box_l1=self.box_l1[:],
+            fertile=self.fertile[:],
+            vale_market=[m[:] for m in self.vale_market],
+            vale_piles=[p[:] for p in self.vale_piles],
+            pool=self.pool,
+            harvest=self.harvest.clone(),
+            end_triggered=self.end_triggered,
+            confirm_reveal=self.confirm_reveal,
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        from meadow.games.mystic_vale.view import state_to_json
+
+        return state_to_json(self)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> MysticValeState:
+        from meadow.games.mystic_vale.view import state_from_json
+
+        return state_from_json(cls, data)
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise NotationError(repr(text), "an action must be given as text")
+        return notation.parse(text)
+
+
+def setup(players: int, options: MysticValeOptions, seed: int) -> MysticValeState:
+    """Seed 003, "Spielaufbau": decks, markets, VP pool, mana tokens, first fields."""
+    rng = Rng(seed)
+    sets = ("base", "vale_of_magic") if options.vale_of_magic else ("base",)
+    piles = [c.advancement_copies(sets, level) for level in (1, 2, 3)]
+    for pile in piles:
+        rng.shuffle(pile)
+    keep = c.level_one_pile(players)
+    box_l1 = sorted(piles[0][:-keep])
+    piles[0] = piles[0][-keep:]
+    market: list[list[str | None]] = [
+        [pile.pop() for _ in range(c.ADVANCEMENT_MARKET)] for pile in piles
+    ]
+    vale_piles = [c.vale_copies(sets, level) for level in (1, 2)]
+    for pile in vale_piles:
+        rng.shuffle(pile)
+    vale_market: list[list[str | None]] = [
+        [pile.pop() for _ in range(c.VALE_MARKET)] for pile in vale_piles
+    ]
+    seats = []
+    for _ in range(players):
+        deck = list(range(20))
+        rng.shuffle(deck)
+        druid = Druid(c.starter_deck(), [-1] * 20, deck)
+        seats.append(druid)
+    state = MysticValeState(
+        players=players,
+        options=options,
+        rng=rng,
+        ply=0,
+        seats=seats,
+        seat=0,
+        phase=PLANT,
+        stage="prep",
+        choice=None,
+        queue=[],
+        market=market,
+        piles=piles,
+        box_l1=box_l1,
+        fertile=[c.FERTILE_SOIL_PER_POSITION] * 3,
+        vale_market=vale_market,
+        vale_piles=vale_piles,
+        pool=c.vp_pool(players),
+        harvest=Harvest(),
+        end_triggered=False,
+    )
+    for seat, druid in enumerate(seats):  # first fields: 2 Cursed Land out, 1 on deck
+        state.seat = seat
+        druid.on_deck = state._draw(druid)
+        while state.decay(druid) < c.PREP_STOPS_AT:
+            druid.field.append(druid.on_deck)  # type: ignore[arg-type]
+            druid.on_deck = state._draw(druid)
+    state._start_turn(0)
+    return state
