@@ -1,0 +1,54 @@
+"""`meadow mystic-vale ...`: tools for Mystic Vale's card data."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import typer
+
+from meadow.cli import app, console
+from meadow.core import data
+from meadow.core.errors import MeadowError
+from meadow.games.mystic_vale import cards_import
+
+mystic_vale = typer.Typer(
+    help="Mystic Vale tools: import printed card values.", no_args_is_help=True
+)
+app.add_typer(mystic_vale, name="mystic-vale")
+
+
+@mystic_vale.command("import-cards")
+def import_cards(
+    csv_path: Path = typer.Argument(..., metavar="FILE.csv", help="Card values, one per row."),
+    out: Path | None = typer.Option(
+        None,
+        help="The data directory: files go to OUT/mystic_vale/ (default: $MEADOW_DATA, "
+        "or ./meadow-data).",
+    ),
+) -> None:
+    """Replace stand-in card values with printed ones (columns: docs/mystic-vale-cards.md)."""
+    try:
+        text = csv_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MeadowError(f"cannot read {csv_path}: {exc.strerror}") from None
+    package = "meadow.games.mystic_vale"
+    adv_doc, vale_doc, report = cards_import.import_cards(
+        text,
+        data.load_json(package, "mystic_vale", "advancements.json"),
+        data.load_json(package, "mystic_vale", "vales.json"),
+    )
+    root = out or Path(os.environ.get(data.ENV) or "meadow-data")
+    target = root / "mystic_vale"
+    target.mkdir(parents=True, exist_ok=True)
+    for name, doc in (("advancements.json", adv_doc), ("vales.json", vale_doc)):
+        (target / name).write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    for line in report:
+        console.print(line, markup=False)
+    for problem in cards_import.count_report(adv_doc, vale_doc):
+        console.print(f"[yellow]note:[/yellow] {problem}")
+    console.print(
+        f"wrote {target}/advancements.json and vales.json; use them with MEADOW_DATA={root}",
+        markup=False,
+    )
