@@ -12,7 +12,8 @@ python3 -m venv .venv
 .venv/bin/ruff format --check .
 
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+# Both cores: the contract suite plays thousands of games.
+.venv/bin/python -m pytest -n auto "$@" || status=$?
 if [ "$status" -eq 5 ]; then
   echo "pytest collected no tests; a test run without tests is a failure" >&2
   exit 1

@@ -66,12 +66,12 @@ def test_every_legal_action_applies_and_reads_back(config: Config, seed: int):
 @given(seed=seeds)
 @few
 def test_illegal_actions_are_refused_and_change_nothing(config: Config, seed: int):
-    universe = {a for s, a in random_game(config, seed + 1) if a is not None}
-    universe |= {a for s, a in random_game(config, seed + 2) if a is not None}
+    universe = {a for s, a in random_game(config, seed + 1, every=True) if a is not None}
+    universe |= {a for s, a in random_game(config, seed + 2, every=True) if a is not None}
     for state, _ in random_game(config, seed):
         legal = set(state.legal_actions())
         before = state.to_json()
-        for action in sorted(universe - legal, key=str)[:40]:
+        for action in sorted(universe - legal, key=str)[:25]:
             with pytest.raises(IllegalAction) as refused:
                 state.apply(action)
             assert refused.value.reason.strip(), f"{action}: no reason given"
@@ -151,7 +151,7 @@ def test_hidden_information_never_changes_a_view(config: Config, seed: int):
                 redrawn[seat] += 1
             if seat is not None and seat == state.to_move:
                 assert world.legal_actions() == state.legal_actions()
-            if step % 7 == 0:
+            if step % 7 == 0 and seat == state.to_move:
                 random_playout(world.clone(), rng)
     # The check has teeth only if the worlds really differ in their hidden parts.
     assert all(count > 0 for count in redrawn.values()), redrawn
