@@ -121,7 +121,7 @@ ADVANCEMENTS = [
     adv("hirsch", "Hirsch", "base", 1, 3, forest=1),
     adv("standin_b1a", "Stand-in B1-A", "base", 1, 3, named=False, mana=2, decay=1),
     adv("standin_b1b", "Stand-in B1-B", "base", 1, 3, named=False, beast=1, growth=1),
-    adv("standin_b1c", "Stand-in B1-C", "base", 1, 3, named=False, sky=1, mana=1, decay=1),
+    adv("standin_b1c", "Stand-in B1-C", "base", 1, 3, named=False, sky=1, mana=1, decay=1, vp=1),
     adv("standin_b1d", "Stand-in B1-D", "base", 1, 2, named=False, growth=1),
     adv("standin_b1e", "Stand-in B1-E", "base", 1, 4, named=False, wild=1),
     # -- base, level 2 (10 types) --
@@ -162,12 +162,12 @@ ADVANCEMENTS = [
     adv("magischer_samen", "Magischer Samen", "base", 2, 6, "magischer_samen", "harvest"),
     adv("morgenrot_saengerin", "Morgenrot-Sängerin", "base", 2, 6, vp=1, sky=1, end_vp=1),
     adv("standin_b2a", "Stand-in B2-A", "base", 2, 5, named=False, vp=1, beast=1),
-    adv("standin_b2b", "Stand-in B2-B", "base", 2, 5, named=False, mana=2, forest=1),
+    adv("standin_b2b", "Stand-in B2-B", "base", 2, 5, named=False, mana=2, forest=1, vp=1),
     adv("standin_b2c", "Stand-in B2-C", "base", 2, 4, named=False, mana=3, decay=1),
     adv("standin_b2d", "Stand-in B2-D", "base", 2, 6, named=False, wild=1, vp=1),
-    adv("standin_b2e", "Stand-in B2-E", "base", 2, 5, named=False, growth=1, sky=1, end_vp=1),
+    adv("standin_b2e", "Stand-in B2-E", "base", 2, 5, named=False, growth=1, sky=1, end_vp=1, vp=1),
     # -- base, level 3 (11 types) --
-    adv("aurora", "Aurora", "base", 3, 7, "aurora", "harvest", sky=1),
+    adv("aurora", "Aurora", "base", 3, 7, "aurora", "harvest", sky=1, vp=1),
     adv(
         "chor_des_erdengesangs",
         "Chor des Erdengesangs",
@@ -178,18 +178,19 @@ ADVANCEMENTS = [
         "persistent",
         mana=1,
         forest=1,
+        vp=1,
     ),
     adv("gaias_erwaehlte", "Gaias Erwählte", "base", 3, 7, "gaias_erwaehlte", "end_of_game"),
-    adv("standin_b3a", "Stand-in B3-A", "base", 3, 8, named=False, vp=2, end_vp=2),
-    adv("standin_b3b", "Stand-in B3-B", "base", 3, 7, named=False, wild=2, end_vp=2),
+    adv("standin_b3a", "Stand-in B3-A", "base", 3, 7, named=False, vp=3, end_vp=2),
+    adv("standin_b3b", "Stand-in B3-B", "base", 3, 7, named=False, wild=2, end_vp=2, vp=1),
     adv(
-        "standin_b3c", "Stand-in B3-C", "base", 3, 9, named=False, vp=1, beast=1, forest=1, end_vp=3
+        "standin_b3c", "Stand-in B3-C", "base", 3, 8, named=False, vp=2, beast=1, forest=1, end_vp=3
     ),
-    adv("standin_b3d", "Stand-in B3-D", "base", 3, 7, named=False, mana=2, vp=1, end_vp=2),
-    adv("standin_b3e", "Stand-in B3-E", "base", 3, 8, named=False, vp=2, sky=1, decay=1, end_vp=2),
-    adv("standin_b3f", "Stand-in B3-F", "base", 3, 6, named=False, end_vp=4),
-    adv("standin_b3g", "Stand-in B3-G", "base", 3, 8, named=False, growth=1, vp=1, end_vp=3),
-    adv("standin_b3h", "Stand-in B3-H", "base", 3, 9, named=False, vp=3, decay=1, end_vp=1),
+    adv("standin_b3d", "Stand-in B3-D", "base", 3, 7, named=False, mana=2, vp=2, end_vp=2),
+    adv("standin_b3e", "Stand-in B3-E", "base", 3, 7, named=False, vp=2, sky=1, decay=1, end_vp=2),
+    adv("standin_b3f", "Stand-in B3-F", "base", 3, 6, named=False, end_vp=3, vp=1),
+    adv("standin_b3g", "Stand-in B3-G", "base", 3, 7, named=False, growth=1, vp=2, end_vp=3),
+    adv("standin_b3h", "Stand-in B3-H", "base", 3, 8, named=False, vp=3, decay=1, end_vp=1),
     # -- Vale of Magic, level 1 (6 types) --
     adv(
         "goldfluegel_greif",
@@ -216,7 +217,16 @@ ADVANCEMENTS = [
     ),
     adv("standin_m1b", "Stand-in M1-B", "vale_of_magic", 1, 2, named=False, mana=1, guardian=1),
     adv(
-        "standin_m1c", "Stand-in M1-C", "vale_of_magic", 1, 4, named=False, beast=1, sky=1, decay=1
+        "standin_m1c",
+        "Stand-in M1-C",
+        "vale_of_magic",
+        1,
+        4,
+        named=False,
+        beast=1,
+        sky=1,
+        decay=1,
+        vp=1,
     ),
     # -- Vale of Magic, level 2 (7 types) --
     adv(
@@ -239,9 +249,10 @@ ADVANCEMENTS = [
         "harvest",
         guardian=1,
         forest=1,
+        vp=1,
     ),
     adv("standin_m2a", "Stand-in M2-A", "vale_of_magic", 2, 5, named=False, vp=1, forest=1),
-    adv("standin_m2b", "Stand-in M2-B", "vale_of_magic", 2, 5, named=False, mana=2, sky=1),
+    adv("standin_m2b", "Stand-in M2-B", "vale_of_magic", 2, 5, named=False, mana=2, sky=1, vp=1),
     adv(
         "standin_m2c",
         "Stand-in M2-C",
@@ -275,6 +286,7 @@ ADVANCEMENTS = [
         "wachstumsueberlauf",
         "harvest",
         mana=1,
+        vp=1,
     ),
     adv(
         "sporenverteiler",
@@ -285,11 +297,22 @@ ADVANCEMENTS = [
         "sporenverteiler",
         "end_of_game",
         growth=1,
+        vp=1,
     ),
-    adv("standin_m3a", "Stand-in M3-A", "vale_of_magic", 3, 8, named=False, vp=2, wild=1, end_vp=1),
-    adv("standin_m3b", "Stand-in M3-B", "vale_of_magic", 3, 7, named=False, end_vp=3, guardian=2),
+    adv("standin_m3a", "Stand-in M3-A", "vale_of_magic", 3, 7, named=False, vp=2, wild=1, end_vp=1),
     adv(
-        "standin_m3c", "Stand-in M3-C", "vale_of_magic", 3, 9, named=False, vp=2, beast=1, end_vp=2
+        "standin_m3b",
+        "Stand-in M3-B",
+        "vale_of_magic",
+        3,
+        7,
+        named=False,
+        end_vp=3,
+        guardian=2,
+        vp=1,
+    ),
+    adv(
+        "standin_m3c", "Stand-in M3-C", "vale_of_magic", 3, 8, named=False, vp=2, beast=1, end_vp=2
     ),
 ]
 

@@ -225,9 +225,14 @@ def test_final_scoring_and_tie_break():
     a, b = state.seats
     b.cards, b.vales, b.vp = [s[:] for s in a.cards], [v[:] for v in a.vales], a.vp
     assert state._result().ranking == ((0, 1),)
-    b.cards[0][2] = "standin_b3f"  # one more level-3 advancement, 4 more end VP
-    a.vp += 4
-    assert state._result().ranking == ((1,), (0,))
+    card, pos = next(
+        (x, p) for x, slots in enumerate(b.cards) for p, t in enumerate(slots) if t is None
+    )
+    b.cards[card][pos] = "standin_b3f"  # one more level-3 advancement ...
+    a.vp += sum(state.final_points(b).values()) - sum(state.final_points(a).values())
+    result = state._result()  # ... and equal scores: the level-3 advancement decides
+    assert result.scores[0] == result.scores[1]
+    assert result.ranking == ((1,), (0,))
 
 
 def test_german_edition_may_stop_prep_early():
