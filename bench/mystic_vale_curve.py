@@ -2,9 +2,9 @@
 
     python -m bench.mystic_vale_curve [-n 100]
 
-Each player pushes while under 40 % of its deck would spoil the field, prevents spoils when it can, resolves
-harvest abilities, and buys the costliest vale and advancements it can pay for. This is a
-yardstick for the stand-in costs (the real game takes about 10-15 rounds), not a bot.
+Each player pushes while under 40 % of its deck would spoil the field, prevents spoils when
+it can, resolves harvest abilities, and buys the costliest vale and advancements it can pay
+for. A yardstick for the stand-in costs, not a bot (those come with the bots issue).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from meadow.core.errors import MeadowError
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv, prog_name="meadow")
     except MeadowError as exc:
-        errors.print(f"[red]error:[/red] {exc}")
+        errors.print(Text("error: ", style="red") + Text(str(exc)))
         sys.exit(2)
     except KeyboardInterrupt:
         errors.print("interrupted")
@@ -49,7 +50,8 @@ def main(argv: list[str] | None = None) -> None:
         if os.environ.get("MEADOW_DEBUG"):
             raise
         errors.print(
-            f"[red]internal error:[/red] {type(exc).__name__}: {exc}\n"
-            "This is a bug in Meadow; run again with MEADOW_DEBUG=1 for details."
+            Text("internal error: ", style="red")
+            + Text(f"{type(exc).__name__}: {exc}\n")
+            + Text("This is a bug in Meadow; run again with MEADOW_DEBUG=1 for details.")
         )
         sys.exit(70)

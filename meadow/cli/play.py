@@ -54,7 +54,7 @@ def play(
         events = state.apply(action)
         record.add(action)
         _show_events(game, events, seat)
-    console.print(game.render_text(state.view(seat)))
+    console.print(game.render_text(state.view(seat)), markup=False)
     _show_result(state.result(), seat)
     if save is not None:
         record.save(save)
@@ -65,7 +65,7 @@ def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | No
     """Prompt until the person gives a legal action; `None` if they quit."""
     actions = state.legal_actions()
     console.print()
-    console.print(game.render_text(state.view(seat)))
+    console.print(game.render_text(state.view(seat)), markup=False)
     _list_actions(actions)
     while True:
         try:
@@ -81,7 +81,7 @@ def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | No
             console.print(HELP)
             continue
         if word == "board":
-            console.print(game.render_text(state.view(seat)))
+            console.print(game.render_text(state.view(seat)), markup=False)
             _list_actions(actions)
             continue
         if word == "save":
@@ -97,19 +97,19 @@ def _read_action(state: State, actions: list[Action], reply: str) -> Action | No
         number = int(reply)
         if 1 <= number <= len(actions):
             return actions[number - 1]
-        console.print(f"[red]{number} is not on the list; choose 1..{len(actions)}[/red]")
+        console.print(f"{number} is not on the list; choose 1..{len(actions)}", style="red")
         return None
     try:
         action = state.parse_action(reply)
     except MeadowError as exc:
-        console.print(f"[red]{exc}[/red]")
+        console.print(str(exc), style="red", markup=False)
         return None
     if action not in actions:
         probe = state.clone()
         try:
             probe.apply(action)
         except MeadowError as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(str(exc), style="red", markup=False)
             return None
     return action
 
@@ -131,7 +131,7 @@ def _list_actions(actions: list[Action]) -> None:
 
 def _show_events(game: Game, events: list[Event], seat: int) -> None:
     for event in events:
-        console.print(f"  [dim]{game.event_text(event.for_seat(seat))}[/dim]")
+        console.print(f"  {game.event_text(event.for_seat(seat))}", style="dim", markup=False)
 
 
 def _show_result(result: Result, seat: int) -> None:
@@ -161,7 +161,9 @@ def _save(record: GameRecord, path_text: str) -> None:
     try:
         record.save(Path(path_text.strip()))
     except OSError as exc:
-        console.print(f"[red]cannot save to {path_text.strip()}: {exc.strerror}[/red]")
+        console.print(
+            f"cannot save to {path_text.strip()}: {exc.strerror}", style="red", markup=False
+        )
         return
     console.print(f"record saved to {path_text.strip()}")
 

@@ -35,7 +35,7 @@ def replay(
 
     console.print(f"[bold]{game.title}[/bold], {record.players} players, {len(texts)} moves")
     index = 0
-    console.print(game.render_text(states[0].view(seat)))
+    console.print(game.render_text(states[0].view(seat)), markup=False)
     while index < len(texts):
         if step:
             reply = _prompt()
@@ -44,11 +44,11 @@ def replay(
             if reply == "b":
                 index = max(index - 1, 0)
                 console.print(f"[dim]back to move {index}[/dim]")
-                console.print(game.render_text(states[index].view(seat)))
+                console.print(game.render_text(states[index].view(seat)), markup=False)
                 continue
-        console.print(texts[index])
+        console.print(texts[index], markup=False)
         index += 1
-        console.print(game.render_text(states[index].view(seat)))
+        console.print(game.render_text(states[index].view(seat)), markup=False)
     final = states[-1]
     if final.is_over:
         _show_result(final.result(), -1 if seat is None else seat)

@@ -111,6 +111,19 @@ def event_text(event: Mapping[str, Any]) -> str:
     }
     if kind in simple:
         return simple[kind]
+    if kind == "game_over":
+        scores = ", ".join(f"druid {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
+        return f"the game is over: {scores}"
+    if kind == "buy":
+        return f"{who} buys {event['copy']} for {event['cost']} mana"
+    if kind == "buy_vale":
+        return f"{who} buys the vale {event['vale']}"
+    if kind == "sleeve":
+        return f"{who} sleeves {event['copy']} into c{event['card']}"
+    if kind == "vp":
+        return f"{who} takes {event['vp']} VP ({event['reason']})"
+    if kind in ("reveal_advancement", "reveal_vale"):
+        return f"the market gains {event.get('copy') or event.get('vale')}"
     details = ", ".join(
         f"{k} {v}" for k, v in event.items() if k not in ("kind", "seat", "reveals")
     )
