@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import GameNotOver, IllegalAction, MeadowError, SetupError
+from meadow.core.errors import (
+    GameNotOver,
+    IllegalAction,
+    MeadowError,
+    NotationError,
+    RecordError,
+    SetupError,
+)
 from meadow.core.options import GameOptions, describe_options, parse_options
 from meadow.core.result import Result
 from meadow.core.rng import MAX_SEED, Rng, new_seed
@@ -26,6 +33,7 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     Options: ClassVar[type[GameOptions]]
+    state_class: ClassVar[type[State]]
 
     @property
     def player_counts(self) -> range:
@@ -97,8 +105,16 @@ class Game(ABC):
     def _check_options(self, players: int, options: GameOptions) -> None:  # noqa: B027
         """Refuse options that do not fit the player count (default: all fit)."""
 
-    @abstractmethod
-    def state_from_json(self, data: Mapping[str, Any]) -> State: ...
+    def state_from_json(self, data: Mapping[str, Any]) -> State:
+        """Rebuild a state from `State.to_json()`.
+
+        Raises:
+            RecordError: the data is not a state of this game.
+        """
+        try:
+            return self.state_class.from_data(data)
+        except (KeyError, TypeError, ValueError, AssertionError, IndexError) as exc:
+            raise RecordError(f"not a valid {self.title} state: {exc!r}") from None
 
     @abstractmethod
     def render_text(self, view: Mapping[str, Any]) -> str:
@@ -173,13 +189,25 @@ class State(ABC):
     def from_json(cls, data: Mapping[str, Any]) -> State:
         return cls.game.state_from_json(data)
 
+    @classmethod
     @abstractmethod
+    def from_data(cls, data: Mapping[str, Any]) -> State:
+        """Build a state from `to_json()`'s form (errors are wrapped by `Game`)."""
+
     def parse_action(self, text: str) -> Action:
         """Read an action in its text form.
 
         Raises:
             NotationError: the text is not an action of this game.
         """
+        if not isinstance(text, str):
+            raise NotationError(repr(text), "an action must be given as text")
+        return self._parse(text)
+
+    @staticmethod
+    @abstractmethod
+    def _parse(text: str) -> Action:
+        """The game's notation parser."""
 
     # -- hooks for the game -------------------------------------------------------------
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meadow.core.errors import RecordError
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.harmonies import text
@@ -20,16 +19,11 @@ class Harmonies(Game):
     min_players = 1
     max_players = 4
     Options = HarmoniesOptions
+    state_class = HarmoniesState
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, HarmoniesOptions)
         return setup(players, options, seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            return HarmoniesState.from_data(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"not a valid Harmonies state: {exc!r}") from None
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render(view)

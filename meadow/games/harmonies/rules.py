@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import NotationError
 from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -553,10 +552,7 @@ class HarmoniesState(State):
             end_triggered=data["end_triggered"],
         )
 
-    def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(repr(text), "an action must be given as text")
-        return notation.parse(text)
+    _parse = staticmethod(notation.parse)
 
 
 _AXIAL_INDEX: dict[str, dict[tuple[int, int], int]] = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.text import game_over_text
 from meadow.games.harmonies import components as c
 
 SHORT = {"blue": "Bl", "gray": "Gy", "brown": "Br", "green": "Gn", "yellow": "Ye", "red": "Rd"}
@@ -96,6 +97,5 @@ def event_text(event: Mapping[str, Any]) -> str:
     if kind == "reveal_card":
         return f"{event['card']} joins the display"
     if kind == "game_over":
-        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
-        return f"the game is over: {scores}"
+        return game_over_text(event)
     return f"{who} {kind}"

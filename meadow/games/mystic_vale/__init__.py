@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meadow.core.errors import RecordError
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.mystic_vale import text
@@ -19,16 +18,11 @@ class MysticVale(Game):
     min_players = 2
     max_players = 4
     Options = MysticValeOptions
+    state_class = MysticValeState
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, MysticValeOptions)
         return setup(players, options, seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            return MysticValeState.from_data(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"not a valid Mystic Vale state: {exc!r}") from None
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render(view)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import NotationError
 from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -668,7 +667,7 @@ class MysticValeState(State):
         elif ability == "baumkronen_erkunder":
             added = []
             for _ in range(card_symbol(me.cards[card], "guardian")):
-                drawn = self._draw_under_on_deck(me)
+                drawn = self._draw(me)  # the on-deck card is not in the deck: this is under it
                 if drawn is None:
                     break
                 me.field.append(drawn)
@@ -686,10 +685,6 @@ class MysticValeState(State):
             Event("ability", self.seat, public, reveals=ability == "baumkronen_erkunder"),
             *events,
         ]
-
-    def _draw_under_on_deck(self, druid: Druid) -> int | None:
-        """A card from under the on-deck card (Baumkronen-Erkunder)."""
-        return self._draw(druid)
 
     def _apply_buy_advancement(self, action: BuyAdvancement) -> list[Event]:
         h = self.harvest
@@ -991,10 +986,7 @@ class MysticValeState(State):
 
         return state_from_json(cls, data)
 
-    def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(repr(text), "an action must be given as text")
-        return notation.parse(text)
+    _parse = staticmethod(notation.parse)
 
 
 def setup(players: int, options: MysticValeOptions, seed: int) -> MysticValeState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.text import game_over_text
 from meadow.games.mystic_vale import components as c
 
 SHORT = {
@@ -112,8 +113,7 @@ def event_text(event: Mapping[str, Any]) -> str:
     if kind in simple:
         return simple[kind]
     if kind == "game_over":
-        scores = ", ".join(f"druid {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
-        return f"the game is over: {scores}"
+        return game_over_text(event, "druid")
     if kind == "buy":
         return f"{who} buys {event['copy']} for {event['cost']} mana"
     if kind == "buy_vale":

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meadow.core.errors import RecordError
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.renature import text
@@ -19,16 +18,11 @@ class Renature(Game):
     min_players = 2
     max_players = 4
     Options = RenatureOptions
+    state_class = RenatureState
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, RenatureOptions)
         return setup(players, options, seed)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            return RenatureState.from_data(data)
-        except (KeyError, TypeError, ValueError, AssertionError) as exc:
-            raise RecordError(f"not a valid Renature state: {exc!r}") from None
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render(view)

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import NotationError
 from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -723,10 +722,7 @@ class RenatureState(State):
             last_domino=None if last is None else tuple(board.cell_at(x) for x in last),  # type: ignore[arg-type]
         )
 
-    def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(repr(text), "an action must be given as text")
-        return notation.parse(text)
+    _parse = staticmethod(notation.parse)
 
 
 def setup(

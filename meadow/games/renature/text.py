@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.text import game_over_text
+
 PLANT_LETTER = {"turf": "t", "bush": "b", "pine": "p", "oak": "o"}
 COLOUR_MARK = {"orange": "0", "blue": "1", "black": "2", "white": "3", "neutral": "n"}
 
@@ -104,6 +106,5 @@ def event_text(event: Mapping[str, Any]) -> str:
     if kind == "extra_turn":
         return f"{who} pays 3 clouds for another turn"
     if kind == "game_over":
-        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
-        return f"the game is over: {scores}"
+        return game_over_text(event)
     return f"{who} {kind}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from meadow.core.errors import OptionError, RecordError
+from meadow.core.errors import OptionError
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.topiary import text
@@ -19,6 +19,7 @@ class Topiary(Game):
     min_players = 2
     max_players = 4
     Options = TopiaryOptions
+    state_class = TopiaryState
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, TopiaryOptions)
@@ -31,12 +32,6 @@ class Topiary(Game):
                 f"option 'removed_shape' = {options.removed_shape!r}: with 4 players all "
                 "8 motif sets are used, so none can be removed"
             )
-
-    def state_from_json(self, data: Mapping[str, Any]) -> State:
-        try:
-            return TopiaryState.from_data(data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"not a valid Topiary state: {exc!r}") from None
 
     def render_text(self, view: Mapping[str, Any]) -> str:
         return text.render(view)

@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.errors import NotationError
 from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -390,10 +389,7 @@ class TopiaryState(State):
             passed=[[_TILE_INDEX[t] for t in p] for p in data["passed"]],
         )
 
-    def parse_action(self, text: str) -> Action:
-        if not isinstance(text, str):
-            raise NotationError(repr(text), "an action must be given as text")
-        return notation.parse(text)
+    _parse = staticmethod(notation.parse)
 
 
 def setup(players: int, options: TopiaryOptions, seed: int) -> TopiaryState:

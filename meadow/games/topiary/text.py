@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.text import game_over_text
 from meadow.games.topiary import components as c
 
 _ARROWS = {"N": "v", "S": "^", "W": ">", "E": "<"}
@@ -82,6 +83,5 @@ def event_text(event: Mapping[str, Any]) -> str:
             line += f"; you receive {' '.join(event['received_tiles'])}"
         return line
     if kind == "game_over":
-        scores = ", ".join(f"seat {s}: {p}" for s, p in enumerate(event["result"]["scores"]))
-        return f"the game is over: {scores}"
+        return game_over_text(event)
     return f"{who} {kind}"
