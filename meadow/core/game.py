@@ -1,6 +1,6 @@
 """The contract every game meets: `Game` describes and sets up, `State` is the whole truth.
 
-A game writes hooks (`_legal_actions`, `_apply`, `_why_illegal`, ...) for the in-progress case;
+A game writes hooks (`_generate_legal`, `_apply`, `_why_illegal`, ...) for the in-progress case;
 this base class owns the checks every game needs the same way: game over, legality, and leaving
 the state untouched when an action is refused.
 """
@@ -129,13 +129,15 @@ class State(ABC):
     options: GameOptions
     rng: Rng
     ply: int
+    seat: int | None  # whose decision is pending
+    _legal: list[Action] | None  # the legal list, computed once per decision
 
     # -- the contract -------------------------------------------------------------------
 
     @property
-    @abstractmethod
     def to_move(self) -> int | None:
         """The seat whose decision is pending; `None` once the game is over."""
+        return self.seat
 
     @property
     def is_over(self) -> bool:
@@ -145,7 +147,12 @@ class State(ABC):
         """Every legal decision for `to_move`, in a stable order (empty when over)."""
         if self.is_over:
             return []
-        return self._legal_actions()
+        return list(self._cached_legal())
+
+    def _cached_legal(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._generate_legal()
+        return self._legal
 
     def apply(self, action: Action) -> list[Event]:
         """Perform `action` for `to_move` and return the events it caused.
@@ -155,9 +162,11 @@ class State(ABC):
         """
         if self.is_over:
             raise IllegalAction(str(action), "the game is over")
-        if action not in self._legal_actions():
+        if action not in self._cached_legal():
             raise IllegalAction(str(action), self._why_illegal(action))
+        self._legal = None
         events = self._apply(action)
+        self._legal = None
         self.ply += 1
         return events
 
@@ -212,7 +221,8 @@ class State(ABC):
     # -- hooks for the game -------------------------------------------------------------
 
     @abstractmethod
-    def _legal_actions(self) -> list[Action]: ...
+    def _generate_legal(self) -> list[Action]:
+        """Every legal decision now, in a stable order (the game is not over)."""
 
     @abstractmethod
     def _apply(self, action: Action) -> list[Event]:

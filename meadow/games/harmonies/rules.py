@@ -152,15 +152,6 @@ class HarmoniesState(State):
 
     # -- contract ---------------------------------------------------------------------
 
-    @property
-    def to_move(self) -> int | None:
-        return self.seat
-
-    def _legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate_legal()
-        return list(self._legal)
-
     def _generate_legal(self) -> list[Action]:
         assert self.seat is not None
         player = self.seats[self.seat]
@@ -224,7 +215,6 @@ class HarmoniesState(State):
         return spaces
 
     def _apply(self, action: Action) -> list[Event]:
-        self._legal = None
         seat = self.seat
         assert seat is not None
         player = self.seats[seat]

@@ -216,10 +216,6 @@ class MysticValeState(State):
     # -- small queries ------------------------------------------------------------------
 
     @property
-    def to_move(self) -> int | None:
-        return self.seat
-
-    @property
     def me(self) -> Druid:
         assert self.seat is not None
         return self.seats[self.seat]
@@ -258,11 +254,6 @@ class MysticValeState(State):
         return h.mana_earned - h.mana_spent + (1 if self.me.mana_token else 0)
 
     # -- contract -----------------------------------------------------------------------
-
-    def _legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate_legal()
-        return list(self._legal)
 
     def _generate_legal(self) -> list[Action]:
         me = self.me
@@ -424,7 +415,6 @@ class MysticValeState(State):
                 events.append(Event("discard_from_deck", self.seat, {}, private))
             self.choice["left"] -= 1
             if self.choice["left"] > 0 and self._choice_options() != [Decline()]:
-                self._legal = None
                 return events
         elif ability == "ruhiges_wetter":
             events.append(Event("keep_on_top", self.seat))
@@ -896,7 +886,6 @@ class MysticValeState(State):
     # -- applying -----------------------------------------------------------------------
 
     def _apply(self, action: Action) -> list[Event]:
-        self._legal = None
         if isinstance(action, Push):
             return self._play_on_deck()
         if isinstance(action, Pass):

@@ -225,15 +225,6 @@ class RenatureState(State):
 
     # -- contract ---------------------------------------------------------------------
 
-    @property
-    def to_move(self) -> int | None:
-        return self.seat
-
-    def _legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate_legal()
-        return list(self._legal)
-
     def _generate_legal(self) -> list[Action]:
         assert self.seat is not None
         seat = self.seats[self.seat]
@@ -360,7 +351,6 @@ class RenatureState(State):
     # -- applying ---------------------------------------------------------------------
 
     def _apply(self, action: Action) -> list[Event]:
-        self._legal = None
         seat_no = self.seat
         assert seat_no is not None
         seat = self.seats[seat_no]

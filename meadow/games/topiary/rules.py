@@ -106,15 +106,6 @@ class TopiaryState(State):
 
     # -- contract ---------------------------------------------------------------------
 
-    @property
-    def to_move(self) -> int | None:
-        return self.seat
-
-    def _legal_actions(self) -> list[Action]:
-        if self._legal is None:
-            self._legal = self._generate_legal()
-        return list(self._legal)
-
     def _generate_legal(self) -> list[Action]:
         if self.phase == VISITOR:
             allow_short = self.options.one_tile_diagonals
@@ -142,7 +133,6 @@ class TopiaryState(State):
         return []
 
     def _apply(self, action: Action) -> list[Event]:
-        self._legal = None
         if isinstance(action, PlaceVisitor):
             return self._apply_visit(_POSITION_INDEX[action.position])
         if isinstance(action, TakeTile):
