@@ -169,3 +169,18 @@ def test_result_before_the_end_is_refused(config: Config):
 def test_same_seed_same_game_other_seed_other_game(config: Config):
     assert config.setup(11) == config.setup(11)
     assert any(config.setup(11) != config.setup(s) for s in range(12, 20))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+@given(seed=seeds)
+@settings(max_examples=3, deadline=None)
+def test_sampled_worlds_depend_only_on_what_the_seat_knows(config: Config, seed: int):
+    """Two states a seat cannot tell apart give it the same worlds for the same generator:
+    no bot can learn a hidden fact through `sample_hidden`."""
+    for state, _ in random_game(config, seed):
+        for seat in _seats(config):
+            one = state.sample_hidden(seat, Rng(seed + 1))
+            two = state.sample_hidden(seat, Rng(seed + 2))
+            assert one.view(seat) == two.view(seat)
+            again_one = one.sample_hidden(seat, Rng(99)).to_json()
+            assert again_one == two.sample_hidden(seat, Rng(99)).to_json()

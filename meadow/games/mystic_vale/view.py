@@ -111,11 +111,11 @@ def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
     for owner, druid in enumerate(world.seats):
         if owner == seat:
             keep = druid.known_top
-            bottom = druid.deck[: len(druid.deck) - keep]
+            bottom = sorted(druid.deck[: len(druid.deck) - keep])  # known as a set only
             rng.shuffle(bottom)
             druid.deck[: len(bottom)] = bottom
         else:
-            mixed = druid.deck + druid.discard
+            mixed = sorted(druid.deck + druid.discard)
             rng.shuffle(mixed)
             druid.deck, druid.discard = mixed[: len(druid.deck)], mixed[len(druid.deck) :]
             druid.known_top = 0
@@ -124,13 +124,14 @@ def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
                 count = len(looking["cards"])  # the cards looked at are the new top ones
                 looking["cards"] = druid.deck[len(druid.deck) - count :][::-1]
                 druid.known_top = count
-    unseen = world.piles[0] + world.box_l1
+    unseen = sorted(world.piles[0] + world.box_l1)
     rng.shuffle(unseen)
     world.piles[0], world.box_l1 = (
         unseen[: len(world.piles[0])],
         sorted(unseen[len(world.piles[0]) :]),
     )
     for pile in world.piles[1:] + world.vale_piles:
+        pile.sort()
         rng.shuffle(pile)
     return world
 

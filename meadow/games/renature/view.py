@@ -136,7 +136,7 @@ def _redeal_dominoes(world: RenatureState, seat: int | None, rng: Rng) -> None:
         piles.append(s.reserve)
         if owner != seat:
             piles += [s.hand, s.discarded]
-    pool = [d for pile in piles for d in pile]
+    pool = sorted(d for pile in piles for d in pile)  # what the seat knows, not where they lie
     rng.shuffle(pool)
     dealt = iter(pool)
     for pile in piles:
@@ -156,8 +156,9 @@ def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
     by_front: dict[tuple[int, int], list[int]] = {}
     for t in pool:
         by_front.setdefault((_TOKENS[t].main, _TOKENS[t].minor), []).append(t)
-    for tokens in by_front.values():
-        rng.shuffle(tokens)
+    for front in sorted(by_front):
+        by_front[front].sort()
+        rng.shuffle(by_front[front])
     for slot, token in zip(slots, current, strict=True):
         _put(world, slot, by_front[(_TOKENS[token].main, _TOKENS[token].minor)].pop())
     world.box_tokens = sorted(t for tokens in by_front.values() for t in tokens)

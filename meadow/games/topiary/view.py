@@ -92,8 +92,9 @@ def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
 
     pool = [_get(world, slot) for slot in slots]
     passed = set(state.passed[seat]) if seat is not None else set()
-    bound = [t for t in pool if t in passed]
-    free = [t for t in pool if t not in passed]
+    # Sorted first, so that the world depends only on what the seat knows (and on `rng`).
+    bound = sorted(t for t in pool if t in passed)
+    free = sorted(t for t in pool if t not in passed)
     # Passed tiles travel down the chain (seat k to k-1 ... to 0, then the box); while the
     # draft runs they can only have reached the seat now choosing.
     lowest = state.seat if state.phase == "draft" and state.seat is not None else 0
