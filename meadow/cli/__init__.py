@@ -32,6 +32,7 @@ def _register() -> None:
         replay,
         score,
         simulate,
+        tournament,
     )
 
 

@@ -91,6 +91,13 @@ class Game(ABC):
         who = "" if event.get("seat") is None else f"seat {event['seat']} "
         return f"{who}{event['kind']}" + (f": {details}" if details else "")
 
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's expected final score if the game ended now, for search bots; the
+        final scores once it is over. Games override it with their own estimate."""
+        if state.is_over:
+            return [float(x) for x in state.result().scores]
+        raise NotImplementedError(f"{self.title} has no evaluation for unfinished games")
+
     def score_board(self, data: Any) -> dict[str, int]:
         """Score one board of a cardboard game (a score calculator), if the game has one.
 

@@ -34,6 +34,10 @@ class Harmonies(Game):
     def score_board(self, data: Any) -> dict[str, int]:
         return score_board(data)
 
+    def evaluate(self, state: State) -> list[float]:
+        assert isinstance(state, HarmoniesState)
+        return [float(sum(state.points(seat).values())) for seat in range(state.players)]
+
 
 GAME = Harmonies()
 HarmoniesState.game = GAME

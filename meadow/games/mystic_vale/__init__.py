@@ -30,6 +30,10 @@ class MysticVale(Game):
     def event_text(self, event: Mapping[str, Any]) -> str:
         return text.event_text(event)
 
+    def evaluate(self, state: State) -> list[float]:
+        assert isinstance(state, MysticValeState)
+        return [float(sum(state.final_points(d).values())) for d in state.seats]
+
 
 GAME = MysticVale()
 MysticValeState.game = GAME

@@ -7,6 +7,7 @@ from typing import Any
 
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
+from meadow.games.renature import components as c
 from meadow.games.renature import text
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.rules import RenatureState, setup
@@ -29,6 +30,21 @@ class Renature(Game):
 
     def event_text(self, event: Mapping[str, Any]) -> str:
         return text.event_text(event)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Points so far, plus clouds, minus plants still to plant, plus open areas as if
+        scored now."""
+        assert isinstance(state, RenatureState)
+        values = []
+        for seat_no, seat in enumerate(state.seats):
+            unplanted = sum(c.PLANT_VALUE[k.split()[-1]] * n for k, n in seat.supply.items())
+            value = seat.score + seat.clouds - unplanted
+            if state.is_over:
+                value = seat.score
+            else:
+                value += sum(state.would_score(a).get(seat_no, 0) for a in state.areas())
+            values.append(float(value))
+        return values
 
 
 GAME = Renature()

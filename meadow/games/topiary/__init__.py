@@ -39,6 +39,10 @@ class Topiary(Game):
     def event_text(self, event: Mapping[str, Any]) -> str:
         return text.event_text(event)
 
+    def evaluate(self, state: State) -> list[float]:
+        assert isinstance(state, TopiaryState)
+        return [float(x) for x in state._result().scores]  # visitors, bonus and hands now
+
 
 GAME = Topiary()
 TopiaryState.game = GAME

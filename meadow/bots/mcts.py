@@ -1,0 +1,100 @@
+"""Information-set Monte Carlo tree search (single observer) over determinizations.
+
+Every iteration draws a world from the observation, walks one shared tree (children kept
+per action; a child counts as available only when it is legal in the drawn world), adds one
+node, plays at random for a while and scores the end with the game's evaluation. Chance is
+handled by the worlds: each carries its own fresh generator, so draws differ per iteration.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from meadow.bots.base import Bot, Observation, margins
+from meadow.core.actions import Action
+from meadow.core.rng import Rng
+
+EXPLORATION = 0.7
+
+
+@dataclass(slots=True)
+class Node:
+    children: dict[Action, Node] = field(default_factory=dict)
+    visits: int = 0
+    available: int = 0
+    value: float = 0.0  # summed rewards of the player who chose this node
+
+
+def reward(values: list[float], seat: int, scale: float) -> float:
+    """0..1: a smooth win/loss from the seat's lead."""
+    return 0.5 + 0.5 * math.tanh(margins(values, seat) / scale)
+
+
+class MctsBot(Bot):
+    def __init__(
+        self, iterations: int = 0, seconds: float = 0.0, rollout: int = 30, scale: float = 10.0
+    ) -> None:
+        if not iterations and not seconds:
+            raise ValueError("an MCTS bot needs an iteration or a time budget")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rollout = rollout
+        self.scale = scale
+        self.name = f"mcts:{seconds:g}s" if seconds else f"mcts:{iterations}"
+
+    def choose(self, observation: Observation, rng: Rng) -> Action:
+        if len(observation.legal) == 1:
+            return observation.legal[0]
+        root = Node()
+        deadline = time.perf_counter() + self.seconds
+        done = 0
+        while (self.iterations and done < self.iterations) or (
+            not self.iterations and time.perf_counter() < deadline
+        ):
+            self._iterate(observation, root, rng)
+            done += 1
+        legal = [a for a in observation.legal if a in root.children]
+        return max(legal, key=lambda a: root.children[a].visits) if legal else observation.legal[0]
+
+    def _iterate(self, observation: Observation, root: Node, rng: Rng) -> None:
+        world = observation.world(rng)
+        evaluate = observation.game.evaluate
+        node, path, movers = root, [], []
+        while not world.is_over:
+            legal = world.legal_actions()
+            mover = world.to_move
+            for action in legal:
+                child = node.children.get(action)
+                if child is not None:
+                    child.available += 1
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                action = untried[rng.below(len(untried))]
+                child = node.children[action] = Node(available=1)
+                world.apply(action)
+                path.append(child)
+                movers.append(mover)
+                break
+            log_total = math.log(max(1, sum(node.children[a].available for a in legal)))
+            action = max(legal, key=lambda a: _ucb(node.children[a], log_total))
+            node = node.children[action]
+            world.apply(action)
+            path.append(node)
+            movers.append(mover)
+        for _ in range(self.rollout):
+            if world.is_over:
+                break
+            legal = world.legal_actions()
+            world.apply(legal[rng.below(len(legal))])
+        values = evaluate(world)
+        for child, mover in zip(path, movers, strict=True):
+            child.visits += 1
+            child.value += reward(values, mover, self.scale)  # type: ignore[arg-type]
+
+
+def _ucb(node: Node, log_total: float) -> float:
+    if node.visits == 0:
+        return float("inf")
+    return node.value / node.visits + EXPLORATION * math.sqrt(log_total / node.visits)

@@ -1,0 +1,126 @@
+"""`meadow tournament`: bots against each other, seats rotated, win rates with intervals."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from dataclasses import dataclass
+from statistics import fmean
+
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from meadow import games
+from meadow.bots import make_bot, observe
+from meadow.cli import app, console
+from meadow.cli.common import game_options
+from meadow.core.errors import MeadowError
+from meadow.core.rng import Rng, new_seed
+
+
+@dataclass(frozen=True)
+class Match:
+    game_id: str
+    players: int
+    options: dict[str, object]
+    specs: tuple[str, ...]
+    seed: int
+    index: int
+
+
+def seating(specs: tuple[str, ...], players: int, index: int) -> list[int]:
+    """Which bot sits in each seat in game `index`: the bots rotate through the seats.
+
+    >>> seating(("a", "b"), 2, 0), seating(("a", "b"), 2, 1)
+    ([0, 1], [1, 0])
+    """
+    return [(seat + index) % len(specs) for seat in range(players)]
+
+
+def play_match(match: Match) -> tuple[list[int], list[int], list[float]]:
+    """(bot per seat, scores, win share per seat) of one game."""
+    game = games.get(match.game_id)
+    state = game.setup(match.players, match.options, match.seed)
+    who = seating(match.specs, match.players, match.index)
+    bots = [make_bot(match.specs[b]) for b in who]
+    rng = Rng(match.seed).spawn()
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bots[seat].choose(observe(state, seat), rng))
+    result = state.result()
+    shares = [1 / len(result.winners) if s in result.winners else 0.0 for s in range(match.players)]
+    return who, list(result.scores), shares
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate.
+
+    >>> [round(x, 3) for x in wilson(75, 100)]
+    [0.657, 0.825]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@app.command()
+def tournament(
+    game_id: str = typer.Argument(..., metavar="GAME", help="A game id, see `meadow games`."),
+    bots: str = typer.Option(..., help="Comma-separated bots: random, greedy, mcts:1s, ..."),
+    n: int = typer.Option(100, "-n", min=1, help="Number of games."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of seats."),
+    seed: int | None = typer.Option(None, help="First seed; game i uses seed + i."),
+    option: list[str] = typer.Option(None, "--option", "-o", help="Game option key=value."),
+    jobs: int = typer.Option(1, help="Games played at once (one process each)."),
+) -> None:
+    """Play bots against each other with seats rotated; print win rates and mean scores."""
+    game = games.get(game_id)
+    options = game_options(game, players, option).model_dump()
+    specs = tuple(s.strip() for s in bots.split(",") if s.strip())
+    if not specs:
+        raise MeadowError("--bots names no bot")
+    for spec in specs:
+        make_bot(spec)  # refuses unknown bots before any game starts
+    first = new_seed() if seed is None else seed
+    matches = [Match(game.id, players, options, specs, first + i, i) for i in range(n)]
+    seats_played = [0] * len(specs)
+    wins = [0.0] * len(specs)
+    scores: list[list[int]] = [[] for _ in specs]
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{game.title}: {' vs '.join(specs)}", total=n)
+        if jobs > 1:
+            with multiprocessing.Pool(jobs) as pool:
+                outcomes = list(_tracked(pool.imap_unordered(play_match, matches), progress, task))
+        else:
+            outcomes = list(_tracked(map(play_match, matches), progress, task))
+    for who, game_scores, shares in outcomes:
+        for seat, bot in enumerate(who):
+            seats_played[bot] += 1
+            wins[bot] += shares[seat]
+            scores[bot].append(game_scores[seat])
+    table = Table(title=f"{game.title}, {players} players, {n} games, seeds {first}..")
+    for column in ("bot", "seats", "wins", "win rate", "95 % interval", "mean score"):
+        table.add_column(column, justify="right")
+    for b, spec in enumerate(specs):
+        low, high = wilson(wins[b], seats_played[b])
+        rate = wins[b] / seats_played[b] if seats_played[b] else 0.0
+        table.add_row(
+            f"{spec} (#{b + 1})",
+            str(seats_played[b]),
+            f"{wins[b]:g}",
+            f"{rate:.1%}",
+            f"{low:.1%}-{high:.1%}",
+            f"{fmean(scores[b]):.1f}",
+        )
+    console.print(table)
+
+
+def _tracked(results, progress: Progress, task: object):  # noqa: ANN001, ANN202
+    for result in results:
+        progress.advance(task)  # type: ignore[arg-type]
+        yield result
