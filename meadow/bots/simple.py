@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from meadow.bots.base import Bot, Observation, margins
 from meadow.core.actions import Action
+from meadow.core.game import State
 from meadow.core.rng import Rng
 
 
@@ -12,6 +13,18 @@ class RandomBot(Bot):
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
         return observation.legal[rng.below(len(observation.legal))]
+
+
+def play_forced(world: State, seat: int, limit: int = 20) -> None:
+    """Play on while the seat has exactly one legal action (a reveal after a push): the
+    effect of a decision includes what it forces."""
+    for _ in range(limit):
+        if world.is_over or world.to_move != seat:
+            return
+        legal = world.legal_actions()
+        if len(legal) != 1:
+            return
+        world.apply(legal[0])
 
 
 class GreedyBot(Bot):
@@ -34,6 +47,7 @@ class GreedyBot(Bot):
             for seed in seeds:  # the same worlds for every action: a fair comparison
                 world = observation.world(Rng(seed))
                 world.apply(action)
+                play_forced(world, observation.seat)
                 value += margins(evaluate(world), observation.seat)
             if value > best_value:
                 best, best_value = action, value
