@@ -262,15 +262,12 @@ class RenatureState(State):
         # A legal domino has a half on a start space or beside an animal: only pairs
         # touching that frontier can be legal, which keeps this list short.
         neighbours = self.board.neighbours
-        frontier = [
-            x
-            for x in self.board.cells
-            if self._free_brook(x)
-            and (x in self.board.start or any(self.animal_at[n] >= 0 for n in neighbours[x]))
-        ]
-        pairs = sorted(
-            {(min(x, y), max(x, y)) for x in frontier for y in neighbours[x] if self._free_brook(y)}
-        )
+        free = self._free_brook
+        frontier = {x for x in self.board.start if free(x)}
+        for x, animal in enumerate(self.animal_at):
+            if animal >= 0:
+                frontier.update(n for n in neighbours[x] if free(n))
+        pairs = sorted({(min(x, y), max(x, y)) for x in frontier for y in neighbours[x] if free(y)})
         fit_cache: dict[tuple[int, int], tuple[bool, bool]] = {}
 
         def fits(cell: int, animal: int) -> tuple[bool, bool]:
