@@ -68,3 +68,16 @@ def test_state_from_json_refuses_garbage():
         games.state_from_json({"game": "topiary", "players": 2})
     with pytest.raises(RecordError):
         games.state_from_json([1, 2])
+
+
+def test_base_evaluation_gives_final_scores_and_refuses_unfinished_games():
+    from meadow.core.game import Game
+    from meadow.core.play import random_playout
+    from meadow.core.rng import Rng
+
+    topiary = games.get("topiary")
+    state = topiary.setup(2, seed=3)
+    with pytest.raises(NotImplementedError, match="no evaluation for unfinished games"):
+        Game.evaluate(topiary, state)
+    random_playout(state, Rng(3))
+    assert Game.evaluate(topiary, state) == [float(x) for x in state.result().scores]

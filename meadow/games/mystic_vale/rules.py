@@ -56,14 +56,6 @@ PLANT, PREP, ABILITY, REVEAL, SPOILING, HARVEST, SLEEVE, NEST, OVER = (
     "over",
 )
 CATEGORIES = ("vp_tokens", "advancements", "vales", "abilities")
-CHOICE_ABILITIES = (
-    "discard_from_field",
-    "ruhiges_wetter",
-    "reinigender_regen",
-    "lebenskraft_orakel",
-    "hort_der_waldgeister",
-)
-PREVENTERS = ("druide_des_friedens", "bluehende_lichtung", "aetherbaum", "konklave_der_baumhirten")
 HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
 
 _ADV = c.advancements()
@@ -145,7 +137,6 @@ class Harvest:
         default_factory=list
     )  # [copy, forced card or -1]
     resolved: list[list[int]] = dataclasses.field(default_factory=list)  # harvest abilities done
-    token_used: bool = False
 
     def clone(self) -> Harvest:
         return Harvest(
@@ -158,7 +149,6 @@ class Harvest:
             self.buy_limit,
             [s[:] for s in self.to_sleeve],
             [r[:] for r in self.resolved],
-            self.token_used,
         )
 
 
@@ -699,7 +689,6 @@ class MysticValeState(State):
             self.me.mana_token = False
             h.mana_earned += 1
             h.mana_doublable += 1
-            h.token_used = True
         h.mana_spent += cost
 
     def _apply_buy_vale(self, action: BuyVale) -> list[Event]:

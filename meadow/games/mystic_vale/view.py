@@ -168,7 +168,6 @@ def state_to_json(state: MysticValeState) -> dict[str, JSON]:
             "buy_limit": h.buy_limit,
             "to_sleeve": [s[:] for s in h.to_sleeve],
             "resolved": [r[:] for r in h.resolved],
-            "token_used": h.token_used,
         },
         "seats": [
             {
@@ -254,7 +253,6 @@ def state_from_json(cls: type[S], data: Mapping[str, Any]) -> S:
             h["buy_limit"],
             [list(s) for s in h["to_sleeve"]],
             [list(r) for r in h["resolved"]],
-            h["token_used"],
         ),
         end_triggered=data["end_triggered"],
         confirm_reveal=data["confirm_reveal"],

@@ -99,10 +99,6 @@ def position_index() -> dict[str, int]:
     return {p.id: p.index for p in positions()}
 
 
-def tile(shape: int, value: int) -> int:
-    return shape * 5 + value - 1
-
-
 def shape_of(tile: int) -> int:
     return tile // 5
 
