@@ -2,8 +2,9 @@
 
 Every iteration draws a world from the observation, walks one shared tree (children kept
 per action; a child counts as available only when it is legal in the drawn world), adds one
-node, plays at random for a while and scores the end with the game's evaluation. Chance is
-handled by the worlds: each carries its own fresh generator, so draws differ per iteration.
+node, plays at random for a while (the game's `rollout_depth` unless the bot sets its own)
+and scores the end with the game's evaluation. Chance is handled by the worlds: each
+carries its own fresh generator, so draws differ per iteration.
 """
 
 from __future__ import annotations
@@ -34,15 +35,21 @@ def reward(values: list[float], seat: int, scale: float) -> float:
 
 class MctsBot(Bot):
     def __init__(
-        self, iterations: int = 0, seconds: float = 0.0, rollout: int = 30, scale: float = 10.0
+        self,
+        iterations: int = 0,
+        seconds: float = 0.0,
+        rollout: int | None = None,
+        scale: float = 10.0,
     ) -> None:
-        if not iterations and not seconds:
-            raise ValueError("an MCTS bot needs an iteration or a time budget")
+        if iterations < 0 or seconds < 0 or not (iterations or seconds):
+            raise ValueError("an MCTS bot needs a positive iteration or time budget")
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
         self.scale = scale
         self.name = f"mcts:{seconds:g}s" if seconds else f"mcts:{iterations}"
+        if rollout is not None:
+            self.name += f":rollout={rollout}"
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
@@ -83,7 +90,8 @@ class MctsBot(Bot):
             world.apply(action)
             path.append(node)
             movers.append(mover)
-        for _ in range(self.rollout):
+        depth = observation.game.rollout_depth if self.rollout is None else self.rollout
+        for _ in range(depth):
             if world.is_over:
                 break
             legal = world.legal_actions()

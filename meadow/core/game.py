@@ -34,6 +34,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     Options: ClassVar[type[GameOptions]]
     state_class: ClassVar[type[State]]
+    # Random decisions a search plays past a new node before trusting `evaluate`: 0 where the
+    # evaluation already sees what matters, more where it misses plans in progress.
+    rollout_depth: ClassVar[int] = 30
 
     @property
     def player_counts(self) -> range:

@@ -8,7 +8,7 @@ import io
 import pytest
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import MctsBot, make_bot, observe
 from meadow.cli import main
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
@@ -70,12 +70,31 @@ def test_greedy_prefers_the_better_move_in_topiary():
     assert state.view(0)["points"][0]["visitors"] >= before["visitors"]
 
 
-@pytest.mark.parametrize("spec", ["easy", "medium", "hard", "random", "mcts:10", "mcts:0.1s"])
-def test_bot_specs(spec):
-    assert make_bot(spec).name
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("easy", "greedy"),
+        ("medium", "mcts:200"),
+        ("hard", "mcts:1s"),
+        ("random", "random"),
+        ("mcts:10", "mcts:10"),
+        ("mcts:0.1s", "mcts:0.1s"),
+        ("mcts:50:rollout=4", "mcts:50:rollout=4"),
+    ],
+)
+def test_bot_specs(spec, name):
+    assert make_bot(spec).name == name
 
 
-@pytest.mark.parametrize("spec", ["chess", "mcts:lots", "mcts:xs"])
+def test_mcts_rollout_defaults_to_the_games_depth():
+    bot = make_bot("mcts:1s")
+    assert isinstance(bot, MctsBot) and bot.rollout is None and bot.seconds == 1.0
+    assert make_bot("mcts:1s:rollout=7").rollout == 7  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "spec", ["chess", "mcts:lots", "mcts:xs", "mcts:0", "mcts:-1s", "mcts:5:rollout=-1"]
+)
 def test_unknown_bots_are_refused(spec):
     with pytest.raises(MeadowError):
         make_bot(spec)

@@ -19,6 +19,7 @@ class MysticVale(Game):
     max_players = 4
     Options = MysticValeOptions
     state_class = MysticValeState
+    rollout_depth = 0  # VP plus the field's end-of-game points already see what matters
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, MysticValeOptions)

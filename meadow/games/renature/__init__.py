@@ -20,6 +20,7 @@ class Renature(Game):
     max_players = 4
     Options = RenatureOptions
     state_class = RenatureState
+    rollout_depth = 0  # points so far plus open areas scored as if now already see what matters
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, RenatureOptions)
