@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,13 @@ class Board:
     def is_brook(self, cell: Cell) -> bool:
         return self.area_of[cell] is None
 
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """Every cell's name, by cell."""
+        return tuple(cell_name(*divmod(cell, self.width)) for cell in self.cells)
+
     def name_of(self, cell: Cell) -> str:
-        return cell_name(*divmod(cell, self.width))
+        return self.names[cell]
 
     def cell_at(self, name: str) -> Cell | None:
         name = name.strip().lower()

@@ -85,6 +85,7 @@ class RenatureState(State):
 
     __slots__ = (
         "_areas",
+        "_frontier_cells",
         "_legal",
         "animal_at",
         "area_id",
@@ -156,6 +157,14 @@ class RenatureState(State):
         self.last_domino = last_domino  # the cells of the domino placed this turn
         self._legal: list[Action] | None = None
         self._areas: dict[str, list[int]] | None = None
+        self._frontier_cells: set[int] | None = None  # see _frontier
+
+    def forget_derived(self) -> None:
+        """Drop what is worked out from the board (legal actions, areas, frontier), for
+        tools and tests that lay pieces directly instead of through `apply`."""
+        self._legal = None
+        self._areas = None
+        self._frontier_cells = None
 
     @property
     def valley(self) -> bool:
@@ -247,50 +256,60 @@ class RenatureState(State):
     def _matches(self, a: int, b: int) -> bool:
         return a == b or a == self.joker or b == self.joker
 
-    def _fits(self, cell: int, animal: int) -> tuple[bool, bool]:
-        """(every animal beside `cell` matches, the placement is anchored there)."""
-        anchored = cell in self.board.start
-        for n in self.board.neighbours[cell]:
-            other = self.animal_at[n]
-            if other >= 0:
-                if not self._matches(animal, other):
-                    return False, False
-                anchored = True
-        return True, anchored
+    def _frontier(self) -> list[int]:
+        """Free brook spaces where a domino half is anchored: start spaces and spaces beside
+        an animal. Worked out once, then kept up to date as dominoes and mushrooms go down."""
+        if self._frontier_cells is None:
+            free = self._free_brook
+            cells = {x for x in self.board.start if free(x)}
+            neighbours = self.board.neighbours
+            for x, animal in enumerate(self.animal_at):
+                if animal >= 0:
+                    cells.update(n for n in neighbours[x] if free(n))
+            self._frontier_cells = cells
+        return sorted(self._frontier_cells)
+
+    def _cover(self, cells: tuple[int, ...]) -> None:
+        """Keep the frontier up to date when `cells` stop being free brook."""
+        frontier = self._frontier_cells
+        if frontier is None:
+            return
+        frontier.difference_update(cells)
+        for x in cells:
+            if self.animal_at[x] >= 0:
+                frontier.update(n for n in self.board.neighbours[x] if self._free_brook(n))
 
     def _domino_placements(self, seat: Seat) -> list[Action]:
-        # A legal domino has a half on a start space or beside an animal: only pairs
-        # touching that frontier can be legal, which keeps this list short.
+        # A legal domino has a half on the frontier (a start space or beside an animal), so
+        # only pairs touching it are tried. Each frontier space admits the one animal beside
+        # it (or any, if none), the joker always; two different animals beside it leave only
+        # the joker. Spaces off the frontier touch no animal and admit any.
+        area_id, domino_at, animal_at = self.area_id, self.domino_at, self.animal_at
+        joker = self.joker
         neighbours = self.board.neighbours
-        free = self._free_brook
-        frontier = {x for x in self.board.start if free(x)}
-        for x, animal in enumerate(self.animal_at):
-            if animal >= 0:
-                frontier.update(n for n in neighbours[x] if free(n))
-        pairs = sorted({(min(x, y), max(x, y)) for x in frontier for y in neighbours[x] if free(y)})
-        fit_cache: dict[tuple[int, int], tuple[bool, bool]] = {}
-
-        def fits(cell: int, animal: int) -> tuple[bool, bool]:
-            key = (cell, animal)
-            if key not in fit_cache:
-                fit_cache[key] = self._fits(cell, animal)
-            return fit_cache[key]
-
+        fitting: dict[int, frozenset[int] | None] = {}
+        pairs: set[tuple[int, int]] = set()
+        for x in self._frontier():
+            beside = {animal_at[n] for n in neighbours[x]} - {-1, joker}
+            if not beside:
+                fitting[x] = None
+            else:
+                fitting[x] = frozenset((*beside, joker) if len(beside) == 1 else (joker,))
+            for y in neighbours[x]:
+                if area_id[y] is None and domino_at[y] < 0:
+                    pairs.add((x, y) if x < y else (y, x))
+        fitting_pairs = [(x, y, fitting.get(x), fitting.get(y)) for x, y in sorted(pairs)]
         actions: list[Action] = []
-        name = self.board.name_of
+        names = self.board.names
         for d in sorted(seat.hand):
             domino = _DOMINOES[d]
             a, b = domino.animals
-            orientations = [(a, b)] if domino.double else [(a, b), (b, a)]
-            for x, y in pairs:
+            orientations = ((a, b),) if domino.double else ((a, b), (b, a))
+            for x, y, fit_x, fit_y in fitting_pairs:
                 for first, second in orientations:
-                    ok_x, anchor_x = fits(x, first)
-                    if not ok_x:
-                        continue
-                    ok_y, anchor_y = fits(y, second)
-                    if ok_y and (anchor_x or anchor_y):
+                    if (fit_x is None or first in fit_x) and (fit_y is None or second in fit_y):
                         cells = (x, y) if first == a else (y, x)
-                        actions.append(PlaceDomino(domino.id, name(cells[0]), name(cells[1])))
+                        actions.append(PlaceDomino(domino.id, names[cells[0]], names[cells[1]]))
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -336,6 +355,8 @@ class RenatureState(State):
         return actions
 
     def _returnable(self, seat: Seat) -> list[int]:
+        if not seat.clouds:  # every plant costs at least one cloud
+            return []
         cells = []
         for x, plant in enumerate(self.plant_at):
             if plant is None or plant[1] not in (NEUTRAL, self.seat):
@@ -405,6 +426,7 @@ class RenatureState(State):
             self.domino_at[cell] = d
             clouds += self._take_clouds(seat, cell)
         self.last_domino = (first, second)
+        self._cover(self.last_domino)
         public: dict[str, JSON] = {
             "domino": action.domino,
             "cells": [action.first, action.second],
@@ -426,6 +448,7 @@ class RenatureState(State):
             if area in joined:
                 self.area_id[x] = new_id
         self.area_id[cell] = new_id
+        self._cover((cell,))
         self.mushrooms_left -= 1
         self._areas = None
         public: dict[str, JSON] = {
@@ -488,16 +511,38 @@ class RenatureState(State):
             events.append(Event("draw", seat_no, {}, private, reveals=True))
         self.phase = END
         self.last_domino = None
-        if len(self._generate_legal()) == 1:  # nothing to choose but `end`
+        if not self._end_choices(seat):  # nothing to choose but `end`
             events += self._end_turn(seat_no)
         return events
 
+    def _end_choices(self, seat: Seat) -> bool:
+        """Whether the seat may do more than end its turn (the END phase's other actions)."""
+        if seat.clouds >= c.EXTRA_TURN_COST and seat.hand:
+            return True
+        return seat.clouds >= c.JOKER_COST or bool(self._returnable(seat))
+
     def _score_closed_areas(self, seat_no: int) -> list[Event]:
         events = []
-        for area in list(self.tokens_on):
-            if self.closed(area):
+        for area in self._areas_near(self.last_domino):
+            if area in self.tokens_on and self.closed(area):
                 events.append(self._score_area(area, taker=seat_no, category="areas"))
         return events
+
+    def _areas_near(self, domino: tuple[int, int] | None) -> list[str]:
+        """Areas whose closing a domino can decide: those beside the spaces it covers or the
+        brook it isolates (nothing else changed). Every area when no domino was placed."""
+        if domino is None:
+            return list(self.tokens_on)
+        neighbours = self.board.neighbours
+        changed = set(domino)  # covered, and the brook beside it that is now isolated
+        changed.update(
+            n
+            for x in domino
+            for n in neighbours[x]
+            if self.area_id[n] is None and self._isolated(n)
+        )
+        found = {self.area_id[n] for x in changed for n in neighbours[x]} - {None}
+        return [area for area in self.tokens_on if area in found]
 
     def _score_area(self, area: str, taker: int | None, category: str) -> Event:
         token = self.tokens_on.pop(area)
@@ -614,6 +659,8 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
+        if self._frontier_cells is not None:
+            copy._frontier_cells = set(self._frontier_cells)
         return copy
 
     def to_json(self) -> dict[str, JSON]:

@@ -29,14 +29,14 @@ def cover(state: RenatureState, cells: list[str], animal: int) -> None:
         cell = state.board.cell_at(name)
         state.animal_at[cell] = animal
         state.domino_at[cell] = 0
-    state._legal = None
+    state.forget_derived()
 
 
 def plant(state: RenatureState, cell: str, name: str, colour: int) -> None:
     state.plant_at[state.board.cell_at(cell)] = (c.PLANT_VALUE[name], colour)
-    state._legal = None
+    state.forget_derived()
 
 
 def give(state: RenatureState, seat: int, dominoes: list[str]) -> None:
     state.seats[seat].hand = [c.domino_index()[d] for d in dominoes]
-    state._legal = None
+    state.forget_derived()

@@ -150,7 +150,7 @@ def test_change_joker_costs_two_clouds():
     state.apply(ChangeJoker("owl"))
     assert state.seats[0].clouds == 4 and c.animals()[state.joker].name == "owl"
     state.seats[0].clouds = 1
-    state._legal = None
+    state.forget_derived()
     assert not any(isinstance(a, ChangeJoker) for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="costs 2 clouds"):
         state.apply(ChangeJoker("snail"))
@@ -173,7 +173,7 @@ def test_return_plant_costs_its_value_and_needs_a_free_space():
     assert seat.clouds == 3 and seat.supply["pine"] == seat.capacity["pine"]
     assert state.plant_at[state.board.cell_at("b2")] is None
     seat.supply["neutral oak"] -= 1
-    state._legal = None
+    state.forget_derived()
     with pytest.raises(IllegalAction, match="costs 4 clouds"):
         state.apply(ReturnPlant("c2"))
 
@@ -215,7 +215,7 @@ def test_players_without_dominoes_are_skipped_and_the_game_ends():
         seat.reserve = []
         seat.clouds = 0
     state.seats[1].hand = []
-    state._legal = None
+    state.forget_derived()
     state.apply(DiscardDomino(c.dominoes()[state.seats[0].hand[0]].id))
     assert state.to_move == 2  # seat 1 holds nothing and is skipped
     while not state.is_over:

@@ -24,7 +24,7 @@ def _plant_now(state, seat: int, beside: tuple[str, str], action: PlacePlant) ->
     """Let `seat` plant as if its domino had just gone on `beside`; return the points."""
     state.seat, state.phase = seat, "plant"
     state.last_domino = tuple(state.board.cell_at(x) for x in beside)
-    state._legal = None
+    state.forget_derived()
     before = state.seats[seat].points["plants"]
     state.apply(action)
     return state.seats[seat].points["plants"] - before
