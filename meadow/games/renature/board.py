@@ -60,7 +60,14 @@ class Board:
     def name_of(self, cell: Cell) -> str:
         return self.names[cell]
 
+    @cached_property
+    def _cell_named(self) -> dict[str, Cell]:
+        return {name: cell for cell, name in enumerate(self.names)}
+
     def cell_at(self, name: str) -> Cell | None:
+        """The cell a name like `c4` or ` C4 ` stands for; None if it is off the board."""
+        if name in self._cell_named:  # the common case: a name the engine wrote itself
+            return self._cell_named[name]
         name = name.strip().lower()
         if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
             return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -40,6 +41,22 @@ VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
 _ANIMALS = c.animals()
 _DOMINOES = c.dominoes()
 _TOKENS = c.area_tokens()
+_ANY_ANIMAL = frozenset(animal.index for animal in _ANIMALS)
+_place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
+_place_plant = cache(PlacePlant)
+
+# A frontier space: the animals beside it, and its free brook neighbours.
+Frontier = tuple[frozenset[int], tuple[int, ...]]
+
+
+@cache
+def _fitting(beside: frozenset[int], joker: int) -> frozenset[int]:
+    """The animals a domino half may show beside `beside`: every animal there must match,
+    the joker matching all. None beside (or only jokers): any; two different: the joker."""
+    others = beside - {joker}
+    if not others:
+        return _ANY_ANIMAL
+    return frozenset((*others, joker) if len(others) == 1 else (joker,))
 
 
 def supply_key(plant: str, neutral: bool) -> str:
@@ -48,6 +65,7 @@ def supply_key(plant: str, neutral: bool) -> str:
 
 
 SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES)
+_SUPPLY = tuple((supply_key(p, n), p, n) for n in (False, True) for p in c.PLANT_TYPES)
 
 
 @dataclass(slots=True)
@@ -85,7 +103,7 @@ class RenatureState(State):
 
     __slots__ = (
         "_areas",
-        "_frontier_cells",
+        "_frontier_map",
         "_legal",
         "animal_at",
         "area_id",
@@ -157,14 +175,14 @@ class RenatureState(State):
         self.last_domino = last_domino  # the cells of the domino placed this turn
         self._legal: list[Action] | None = None
         self._areas: dict[str, list[int]] | None = None
-        self._frontier_cells: set[int] | None = None  # see _frontier
+        self._frontier_map: dict[int, Frontier] | None = None  # see _frontier
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the board (legal actions, areas, frontier), for
         tools and tests that lay pieces directly instead of through `apply`."""
         self._legal = None
         self._areas = None
-        self._frontier_cells = None
+        self._frontier_map = None
 
     @property
     def valley(self) -> bool:
@@ -256,60 +274,62 @@ class RenatureState(State):
     def _matches(self, a: int, b: int) -> bool:
         return a == b or a == self.joker or b == self.joker
 
-    def _frontier(self) -> list[int]:
-        """Free brook spaces where a domino half is anchored: start spaces and spaces beside
-        an animal. Worked out once, then kept up to date as dominoes and mushrooms go down."""
-        if self._frontier_cells is None:
+    def _frontier(self) -> dict[int, Frontier]:
+        """Free brook spaces where a domino half is anchored (start spaces and spaces beside
+        an animal), each with the animals beside it and its free brook neighbours. Worked
+        out once, then kept up to date as dominoes and mushrooms go down."""
+        if self._frontier_map is None:
             free = self._free_brook
             cells = {x for x in self.board.start if free(x)}
             neighbours = self.board.neighbours
             for x, animal in enumerate(self.animal_at):
                 if animal >= 0:
                     cells.update(n for n in neighbours[x] if free(n))
-            self._frontier_cells = cells
-        return sorted(self._frontier_cells)
+            self._frontier_map = {x: self._frontier_entry(x) for x in cells}
+        return self._frontier_map
+
+    def _frontier_entry(self, cell: int) -> Frontier:
+        neighbours = self.board.neighbours[cell]
+        beside = frozenset(self.animal_at[n] for n in neighbours if self.animal_at[n] >= 0)
+        return beside, tuple(n for n in neighbours if self._free_brook(n))
 
     def _cover(self, cells: tuple[int, ...]) -> None:
-        """Keep the frontier up to date when `cells` stop being free brook."""
-        frontier = self._frontier_cells
+        """Keep the frontier up to date when `cells` stop being free brook: only they and
+        their neighbours change."""
+        frontier = self._frontier_map
         if frontier is None:
             return
-        frontier.difference_update(cells)
         for x in cells:
-            if self.animal_at[x] >= 0:
-                frontier.update(n for n in self.board.neighbours[x] if self._free_brook(n))
+            frontier.pop(x, None)
+        neighbours = self.board.neighbours
+        for n in {n for x in cells for n in neighbours[x] if self._free_brook(n)}:
+            entry = self._frontier_entry(n)
+            if entry[0] or n in self.board.start:
+                frontier[n] = entry
 
     def _domino_placements(self, seat: Seat) -> list[Action]:
         # A legal domino has a half on the frontier (a start space or beside an animal), so
         # only pairs touching it are tried. Each frontier space admits the one animal beside
         # it (or any, if none), the joker always; two different animals beside it leave only
         # the joker. Spaces off the frontier touch no animal and admit any.
-        area_id, domino_at, animal_at = self.area_id, self.domino_at, self.animal_at
-        joker = self.joker
-        neighbours = self.board.neighbours
-        fitting: dict[int, frozenset[int] | None] = {}
-        pairs: set[tuple[int, int]] = set()
-        for x in self._frontier():
-            beside = {animal_at[n] for n in neighbours[x]} - {-1, joker}
-            if not beside:
-                fitting[x] = None
-            else:
-                fitting[x] = frozenset((*beside, joker) if len(beside) == 1 else (joker,))
-            for y in neighbours[x]:
-                if area_id[y] is None and domino_at[y] < 0:
-                    pairs.add((x, y) if x < y else (y, x))
-        fitting_pairs = [(x, y, fitting.get(x), fitting.get(y)) for x, y in sorted(pairs)]
-        actions: list[Action] = []
+        frontier = self._frontier()
+        fitting = {x: _fitting(beside, self.joker) for x, (beside, _) in frontier.items()}
+        pairs = {(x, y) if x < y else (y, x) for x, (_, free) in frontier.items() for y in free}
         names = self.board.names
+        candidates = [
+            (names[x], names[y], fitting.get(x, _ANY_ANIMAL), fitting.get(y, _ANY_ANIMAL))
+            for x, y in sorted(pairs)
+        ]
+        actions: list[Action] = []
         for d in sorted(seat.hand):
             domino = _DOMINOES[d]
             a, b = domino.animals
-            orientations = ((a, b),) if domino.double else ((a, b), (b, a))
-            for x, y, fit_x, fit_y in fitting_pairs:
-                for first, second in orientations:
-                    if (fit_x is None or first in fit_x) and (fit_y is None or second in fit_y):
-                        cells = (x, y) if first == a else (y, x)
-                        actions.append(PlaceDomino(domino.id, names[cells[0]], names[cells[1]]))
+            turned = not domino.double  # a double reads the same either way round
+            for x, y, fit_x, fit_y in candidates:
+                if a in fit_x and b in fit_y:
+                    actions.append(_place_domino(domino.id, x, y))
+                if turned and b in fit_x and a in fit_y:
+                    actions.append(_place_domino(domino.id, y, x))
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -338,13 +358,11 @@ class RenatureState(State):
         return sorted(cells)
 
     def _plantings(self, seat: Seat) -> list[Action]:
-        cells = self.plant_cells()
+        names = [self.board.names[x] for x in self.plant_cells()]
         actions: list[Action] = []
-        for key in SUPPLY_KEYS:
+        for key, plant, neutral in _SUPPLY:
             if seat.supply[key] > 0:
-                plant = key.split()[-1]
-                neutral = key.startswith("neutral")
-                actions += [PlacePlant(plant, neutral, self.board.name_of(x)) for x in cells]
+                actions += [_place_plant(plant, neutral, name) for name in names]
         return actions
 
     def _cloud_actions(self, seat: Seat) -> list[Action]:
@@ -522,17 +540,17 @@ class RenatureState(State):
         return seat.clouds >= c.JOKER_COST or bool(self._returnable(seat))
 
     def _score_closed_areas(self, seat_no: int) -> list[Event]:
+        if self.last_domino is None:  # a discard: the board is as the last scoring left it
+            return []
         events = []
         for area in self._areas_near(self.last_domino):
             if area in self.tokens_on and self.closed(area):
                 events.append(self._score_area(area, taker=seat_no, category="areas"))
         return events
 
-    def _areas_near(self, domino: tuple[int, int] | None) -> list[str]:
+    def _areas_near(self, domino: tuple[int, int]) -> list[str]:
         """Areas whose closing a domino can decide: those beside the spaces it covers or the
-        brook it isolates (nothing else changed). Every area when no domino was placed."""
-        if domino is None:
-            return list(self.tokens_on)
+        brook it isolates (nothing else changed)."""
         neighbours = self.board.neighbours
         changed = set(domino)  # covered, and the brook beside it that is now isolated
         changed.update(
@@ -659,8 +677,8 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
-        if self._frontier_cells is not None:
-            copy._frontier_cells = set(self._frontier_cells)
+        if self._frontier_map is not None:
+            copy._frontier_map = dict(self._frontier_map)
         return copy
 
     def to_json(self) -> dict[str, JSON]:
