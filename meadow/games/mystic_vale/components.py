@@ -152,6 +152,7 @@ def vale_copies(sets: tuple[str, ...], level: int) -> list[str]:
     ]
 
 
+@cache
 def split_copy(copy: str) -> tuple[Advancement, int]:
     """`aurora@top` -> (Aurora, 0)."""
     type_id, _, position = copy.partition("@")

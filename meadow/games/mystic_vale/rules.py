@@ -9,8 +9,9 @@ cards are numbered 0..19 inside the engine and shown as c1..c20.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -112,14 +113,35 @@ class Druid:
             self.kept[:],
         )
 
-    def abilities(self, card: int) -> Iterator[tuple[int, str]]:
+    def abilities(self, card: int) -> tuple[tuple[int, str], ...]:
         """(position, ability) of the abilities that show on a card."""
-        for pos, type_id in enumerate(self.cards[card]):
-            if type_id is None:
-                continue
-            adv = _ADV[type_id]
-            if adv.ability and (not adv.vertical or self.band[card] == pos):
-                yield pos, adv.ability
+        return _shown_abilities(tuple(self.cards[card]), self.band[card])
+
+
+@cache
+def _affordable(vid: str, spirits: tuple[tuple[str, int], ...]) -> bool:
+    """Whether spirits on hand pay for a vale (asked for every vale at every harvest step)."""
+    return pay_spirits(_VALES[vid].cost, dict(spirits)) is not None
+
+
+@cache
+def _card_decay_growth(slots: tuple[str | None, ...], band: int, aether: bool) -> tuple[int, int]:
+    """(decay, growth) a card shows, its abilities applied."""
+    active = {a for _, a in _shown_abilities(slots, band)}
+    return card_decay(slots, active, aether), card_symbol(slots, "growth")
+
+
+@cache
+def _shown_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[int, str], ...]:
+    """A vertical band shows only at its own position; other abilities always show."""
+    shown = []
+    for pos, type_id in enumerate(slots):
+        if type_id is None:
+            continue
+        adv = _ADV[type_id]
+        if adv.ability and (not adv.vertical or band == pos):
+            shown.append((pos, adv.ability))
+    return tuple(shown)
 
 
 @dataclass(slots=True)
@@ -224,20 +246,24 @@ class MysticValeState(State):
         ]
 
     def growth(self, druid: Druid) -> int:
-        cards = druid.field + ([druid.on_deck] if druid.on_deck is not None else [])
-        total = sum(card_symbol(druid.cards[x], "growth") for x in cards)
-        total += sum(_VALES[vid].growth for vid, _ in druid.vales)
-        total += len(self.vale_active(druid, "alte_lebenswurzeln"))
-        return total + druid.growth_bonus
+        return self._decay_and_growth(druid)[1]
 
     def decay(self, druid: Druid) -> int:
         """Decay showing on the field and the on-deck card, growth subtracted."""
+        shown, growth = self._decay_and_growth(druid)
+        return shown - growth
+
+    def _decay_and_growth(self, druid: Druid) -> tuple[int, int]:
+        """Decay showing (before growth) and growth, on the field and the on-deck card."""
         cards = druid.field + ([druid.on_deck] if druid.on_deck is not None else [])
-        shown = sum(
-            card_decay(druid.cards[x], {a for _, a in druid.abilities(x)}, x in druid.aether)
-            for x in cards
-        )
-        return shown - self.growth(druid)
+        shown = growth = 0
+        for x in cards:
+            d, g = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], x in druid.aether)
+            shown += d
+            growth += g
+        growth += sum(_VALES[vid].growth for vid, _ in druid.vales)
+        growth += len(self.vale_active(druid, "alte_lebenswurzeln"))
+        return shown, growth + druid.growth_bonus
 
     def mana_left(self) -> int:
         h = self.harvest
@@ -562,8 +588,9 @@ class MysticValeState(State):
 
     def _harvest_options(self) -> list[Action]:
         h = self.harvest
+        abilities_open = self._harvest_abilities_open()
         actions: list[Action] = [
-            UseAbility(x + 1, c.POSITIONS[pos]) for x, pos, _ in self._harvest_abilities_open()
+            UseAbility(x + 1, c.POSITIONS[pos]) for x, pos, _ in abilities_open
         ]
         if h.vales_bought < c.BUY_LIMIT:
             seen = set()
@@ -576,7 +603,7 @@ class MysticValeState(State):
             actions += self._advancement_buys()
         if self.options.edition != "english" and sum(h.spirits.values()) >= c.SPIRITS_PER_VP:
             actions.append(Exchange())
-        if not self._harvest_abilities_open():
+        if not abilities_open:
             actions.append(EndHarvest())
         return actions
 
@@ -584,7 +611,7 @@ class MysticValeState(State):
         me = self.me
         if vid == "alte_lebenswurzeln" and any(v == vid for v, _ in me.vales):
             return False
-        return pay_spirits(_VALES[vid].cost, self.harvest.spirits) is not None
+        return _affordable(vid, tuple(self.harvest.spirits.items()))
 
     def _room(self, position: int, skip: int = -1) -> tuple[list[int], int]:
         """Field cards with `position` free and not promised to another purchase, and how
@@ -610,18 +637,20 @@ class MysticValeState(State):
         ]
         actions: list[Action] = []
         seen = set()
+        rooms = [self._room(pos) for pos in range(len(c.POSITIONS))]
+        mana = self.mana_left()
         for copy in copies:
             if copy in seen:
                 continue
             seen.add(copy)
             adv, pos = c.split_copy(copy)
-            open_cards, room = self._room(pos)
+            open_cards, room = rooms[pos]
             if room < 1:
                 continue
-            if adv.cost <= self.mana_left():
+            if adv.cost <= mana:
                 actions.append(BuyAdvancement(copy))
             for x in choirs:
-                if x in open_cards and max(0, adv.cost - 2) <= self.mana_left():
+                if x in open_cards and max(0, adv.cost - 2) <= mana:
                     actions.append(BuyAdvancement(copy, x + 1))
         return actions
 

@@ -7,7 +7,8 @@ Rule: seed 003, "Verfall und Wachstum", "Unterstützungen kaufen", "Spielende", 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache
 
 from meadow.games.mystic_vale import components as c
 
@@ -19,12 +20,34 @@ def advancements_on(slots: Slots) -> list[c.Advancement]:
     return [table[a] for a in slots if a is not None]
 
 
+# A card's printed values depend only on what is sleeved where, and a game sees few distinct
+# cards, so they are summed once per distinct card (searches ask for them constantly).
+
+
+@cache
+def _symbols(slots: tuple[str | None, ...]) -> dict[str, int]:
+    """Symbol totals of a card (never mutated: shared between callers)."""
+    totals: dict[str, int] = {}
+    for adv in advancements_on(slots):
+        for symbol, n in adv.symbols.items():
+            totals[symbol] = totals.get(symbol, 0) + n
+    return totals
+
+
+@cache
+def _decay_parts(slots: tuple[str | None, ...]) -> tuple[int, int]:
+    """(decay from Cursed Land, other decay) printed on a card."""
+    on = advancements_on(slots)
+    cursed = sum(a.count("decay") for a in on if a.id == c.CURSED_LAND)
+    return cursed, sum(a.count("decay") for a in on) - cursed
+
+
 def card_symbol(slots: Slots, symbol: str) -> int:
     """A symbol summed over the card's advancements (printed values, no abilities)."""
-    return sum(a.count(symbol) for a in advancements_on(slots))
+    return _symbols(tuple(slots)).get(symbol, 0)
 
 
-def card_decay(slots: Slots, active: set[str], aether: bool = False) -> int:
+def card_decay(slots: Slots, active: Collection[str], aether: bool = False) -> int:
     """Decay a card shows, after its persistent abilities.
 
     `active` holds the card's visible ability ids; `aether` marks a card chosen with the
@@ -37,8 +60,7 @@ def card_decay(slots: Slots, active: set[str], aether: bool = False) -> int:
     """
     if "samen_des_lebens" in active:
         return 0
-    cursed = sum(a.count("decay") for a in advancements_on(slots) if a.id == c.CURSED_LAND)
-    other = sum(a.count("decay") for a in advancements_on(slots) if a.id != c.CURSED_LAND)
+    cursed, other = _decay_parts(tuple(slots))
     if "keimling" in active:
         cursed = 0
     if aether:
