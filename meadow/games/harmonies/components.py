@@ -102,6 +102,7 @@ class BoardSide:
     adjacent: tuple[tuple[int, ...], ...]  # neighbour indices per space
     axial: tuple[tuple[int, int], ...]
     water: str  # "river" | "islands"
+    names: tuple[str, ...]  # per space: its name, "c2"
 
     @property
     def size(self) -> int:
@@ -163,7 +164,8 @@ def board(side: str) -> BoardSide:
         raise ValueError(f"boards.json side {side}: expected {data['num_spaces']} spaces")
     axial = tuple(to_axial(*cell) for cell in cells)
     water = "river" if data["water_scoring"] == "river" else "islands"
-    return BoardSide(side, cells, index, adjacent, axial, water)
+    names = tuple(cell_name(cell) for cell in cells)
+    return BoardSide(side, cells, index, adjacent, axial, water, names)
 
 
 def _card(data: dict[str, Any], spirit: bool) -> Card:

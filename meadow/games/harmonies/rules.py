@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -36,6 +37,8 @@ DISPLAY_SIZE = {True: 3, False: 5}
 END_EMPTY_SPACES = 2
 
 _CARDS = c.cards()
+_place_token = cache(PlaceToken)  # actions are immutable values: build each one once
+_place_cube = cache(PlaceCube)
 _NEXT_STACK: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
     (stack, colour): (*stack, colour)
     for stack in c.LEGAL_STACKS
@@ -160,18 +163,17 @@ class HarmoniesState(State):
         actions: list[Action] = []
         if self.taken_space < 0:
             actions += [TakeTokens(i + 1) for i, space in enumerate(self.central) if space]
+        names = self.board.names
         for colour in c.COLOURS:
             if colour in self.hand:
                 actions += [
-                    PlaceToken(colour, c.cell_name(self.board.cells[i]))
-                    for i in self._token_spaces(player, colour)
+                    _place_token(colour, names[i]) for i in self._token_spaces(player, colour)
                 ]
         if self._may_take_card(player):
             actions += [TakeCard(_CARDS[cid].slug) for cid in self.display if self._affordable(cid)]
         for cid, _placed in player.held:
             actions += [
-                PlaceCube(_CARDS[cid].slug, c.cell_name(self.board.cells[i]))
-                for i in self.habitat_spaces(player, cid)
+                _place_cube(_CARDS[cid].slug, names[i]) for i in self.habitat_spaces(player, cid)
             ]
         if self.taken_space >= 0 and not self.hand:
             actions.append(EndTurn())
@@ -196,18 +198,16 @@ class HarmoniesState(State):
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
         is on the board around it in one of the six rotations (rulebook p.6)."""
-        card = _CARDS[card_id]
-        want = card.cube_landscape
-        axial_index = _axial_index(self.board.side)
+        want = _CARDS[card_id].cube_landscape
+        habitats = _habitats_around(self.board.side, card_id)
+        lands = [c.LANDSCAPES.get(stack) for stack in player.stacks]
         spaces = []
-        for i, stack in enumerate(player.stacks):
-            if player.cubes[i] or c.LANDSCAPES.get(stack) != want:
+        for i, land in enumerate(lands):
+            if land != want or player.cubes[i]:
                 continue
-            q, r = self.board.axial[i]
-            for rotation in card.rotations():
-                for dq, dr, land in rotation:
-                    j = axial_index.get((q + dq, r + dr))
-                    if j is None or c.LANDSCAPES.get(player.stacks[j]) != land:
+            for habitat in habitats[i]:
+                for j, needed in habitat:
+                    if lands[j] != needed:
                         break
                 else:
                     spaces.append(i)
@@ -545,14 +545,26 @@ class HarmoniesState(State):
     _parse = staticmethod(notation.parse)
 
 
-_AXIAL_INDEX: dict[str, dict[tuple[int, int], int]] = {}
+Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
 
 
-def _axial_index(side: str) -> dict[tuple[int, int], int]:
-    if side not in _AXIAL_INDEX:
-        board = c.board(side)
-        _AXIAL_INDEX[side] = {axial: i for i, axial in enumerate(board.axial)}
-    return _AXIAL_INDEX[side]
+@cache
+def _habitats_around(side: str, card_id: int) -> tuple[tuple[Habitat, ...], ...]:
+    """Per space of a board side: the card's habitat around a cube there, one entry per
+    rotation that stays on the board, as (space, landscape) pairs."""
+    board = c.board(side)
+    index = {axial: i for i, axial in enumerate(board.axial)}
+    per_space = []
+    for q, r in board.axial:
+        habitats = []
+        for rotation in _CARDS[card_id].rotations():
+            spaces = [index.get((q + dq, r + dr)) for dq, dr, _ in rotation]
+            if None not in spaces:
+                habitats.append(
+                    tuple((j, land) for j, (_, _, land) in zip(spaces, rotation, strict=True))
+                )
+        per_space.append(tuple(habitats))
+    return tuple(per_space)
 
 
 def setup(players: int, options: HarmoniesOptions, seed: int) -> HarmoniesState:
