@@ -1,6 +1,6 @@
 """IS-MCTS search speed per registered game: iterations per second on one core.
 
-    python -m bench.search [--iterations 300] [--game topiary] [--rollout 30]
+    python -m bench.search [--iterations 300] [--game topiary] [--rollout N]
 
 Positions are taken from random 2-player games (at a quarter, half and three quarters of the
 game, where the seat to move has a choice); the bot searches each for a fixed number of
@@ -32,7 +32,7 @@ def positions(game: Game, players: int, seed: int) -> list[State]:
     return [history[len(history) * k // 4] for k in (1, 2, 3)]
 
 
-def measure(game: Game, iterations: int, rollout: int, games_played: int = 2) -> float:
+def measure(game: Game, iterations: int, rollout: int | None, games_played: int = 2) -> float:
     bot = MctsBot(iterations=iterations, rollout=rollout)
     done, busy = 0, 0.0
     for seed in range(games_played):
@@ -48,7 +48,9 @@ def measure(game: Game, iterations: int, rollout: int, games_played: int = 2) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--iterations", type=int, default=300, help="per searched position")
-    parser.add_argument("--rollout", type=int, default=MctsBot().rollout if False else 30)
+    parser.add_argument(
+        "--rollout", type=int, default=None, help="decisions per rollout (default: the game's)"
+    )
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     args = parser.parse_args()
     chosen = [games.get(g) for g in args.game] if args.game else games.all()
@@ -58,7 +60,8 @@ def main() -> None:
     print("|---|---:|---:|")
     for game in chosen:
         rate = measure(game, args.iterations, args.rollout)
-        print(f"| {game.id} | {args.rollout} | {rate:,.0f} |")
+        depth = game.rollout_depth if args.rollout is None else args.rollout
+        print(f"| {game.id} | {depth} | {rate:,.0f} |")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ class Harmonies(Game):
     max_players = 4
     Options = HarmoniesOptions
     state_class = HarmoniesState
-    rollout_depth = 15  # board points miss habitats and animals in progress; play shows them
+    rollout_depth = 10  # board points miss habitats and animals in progress; a turn each shows them
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, HarmoniesOptions)

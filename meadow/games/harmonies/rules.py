@@ -37,6 +37,7 @@ DISPLAY_SIZE = {True: 3, False: 5}
 END_EMPTY_SPACES = 2
 
 _CARDS = c.cards()
+_CUBE_LANDSCAPE = {cid: card.cube_landscape for cid, card in _CARDS.items()}
 _place_token = cache(PlaceToken)  # actions are immutable values: build each one once
 _place_cube = cache(PlaceCube)
 _NEXT_STACK: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
@@ -57,6 +58,8 @@ class Player:
     done: list[list[int]] = field(default_factory=list)  # completed cards, same form
     offer: list[int] = field(default_factory=list)  # the 2 spirit cards dealt (variant)
     spirit: int = 0  # the spirit kept, 0 before the choice
+    # Each space's landscape, kept up to date as tokens go down (see `lands`).
+    known_lands: list[str | None] | None = field(default=None, repr=False, compare=False)
 
     def clone(self) -> Player:
         return Player(
@@ -66,7 +69,14 @@ class Player:
             [e[:] for e in self.done],
             self.offer[:],
             self.spirit,
+            None if self.known_lands is None else self.known_lands[:],
         )
+
+    def lands(self) -> list[str | None]:
+        """Each space's landscape (None: empty or not yet one), worked out once."""
+        if self.known_lands is None:
+            self.known_lands = [c.LANDSCAPES.get(stack) for stack in self.stacks]
+        return self.known_lands
 
     def empty_spaces(self) -> int:
         return sum(1 for s in self.stacks if not s)
@@ -149,6 +159,13 @@ class HarmoniesState(State):
         self.board = c.board(options.side)
         self._legal: list[Action] | None = None
 
+    def forget_derived(self) -> None:
+        """Drop what is worked out from the boards (legal actions, landscapes), for tools
+        and tests that lay tokens directly instead of through `apply`."""
+        self._legal = None
+        for player in self.seats:
+            player.known_lands = None
+
     @property
     def solo(self) -> bool:
         return self.players == 1
@@ -171,10 +188,13 @@ class HarmoniesState(State):
                 ]
         if self._may_take_card(player):
             actions += [TakeCard(_CARDS[cid].slug) for cid in self.display if self._affordable(cid)]
-        for cid, _placed in player.held:
-            actions += [
-                _place_cube(_CARDS[cid].slug, names[i]) for i in self.habitat_spaces(player, cid)
-            ]
+        if player.held:
+            lands, free = self._cube_candidates(player, player.lands())
+            for cid, _placed in player.held:
+                actions += [
+                    _place_cube(_CARDS[cid].slug, names[i])
+                    for i in self._habitat_spaces(cid, lands, free)
+                ]
         if self.taken_space >= 0 and not self.hand:
             actions.append(EndTurn())
             if self.solo and not self.card_taken and self.deck:
@@ -198,13 +218,26 @@ class HarmoniesState(State):
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
         is on the board around it in one of the six rotations (rulebook p.6)."""
-        want = _CARDS[card_id].cube_landscape
-        habitats = _habitats_around(self.board.side, card_id)
         lands = [c.LANDSCAPES.get(stack) for stack in player.stacks]
-        spaces = []
+        return self._habitat_spaces(card_id, *self._cube_candidates(player, lands))
+
+    def _cube_candidates(
+        self, player: Player, lands: list[str | None]
+    ) -> tuple[list[str | None], dict[str | None, list[int]]]:
+        """The landscapes, and the spaces without a cube by landscape (worked out once for
+        all held cards)."""
+        free: dict[str | None, list[int]] = {}
         for i, land in enumerate(lands):
-            if land != want or player.cubes[i]:
-                continue
+            if not player.cubes[i]:
+                free.setdefault(land, []).append(i)
+        return lands, free
+
+    def _habitat_spaces(
+        self, card_id: int, lands: list[str | None], free: dict[str | None, list[int]]
+    ) -> list[int]:
+        habitats = _habitats_around(self.board.side, card_id)
+        spaces = []
+        for i in free.get(_CUBE_LANDSCAPE[card_id], ()):
             for habitat in habitats[i]:
                 for j, needed in habitat:
                     if lands[j] != needed:
@@ -243,6 +276,8 @@ class HarmoniesState(State):
         i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
         self.hand.remove(action.colour)
         player.stacks[i] = player.stacks[i] + (action.colour,)
+        if player.known_lands is not None:
+            player.known_lands[i] = c.LANDSCAPES.get(player.stacks[i])
         return [Event("place_token", seat, {"colour": action.colour, "cell": action.cell})]
 
     def _apply_take_card(self, seat: int, player: Player, card_id: int) -> list[Event]:

@@ -20,7 +20,7 @@ def put(state: HarmoniesState, seat: int, stacks: dict[str, tuple[str, ...]]) ->
     board = state.board
     for name, stack in stacks.items():
         state.seats[seat].stacks[board.index[c.parse_cell_name(name)]] = tuple(stack)
-    state._legal = None
+    state.forget_derived()
 
 
 def fill(state: HarmoniesState, seat: int, leave_empty: int) -> None:
@@ -29,4 +29,4 @@ def fill(state: HarmoniesState, seat: int, leave_empty: int) -> None:
     empties = [i for i, s in enumerate(player.stacks) if not s]
     for i in empties[: max(0, len(empties) - leave_empty)]:
         player.stacks[i] = ("yellow",)
-    state._legal = None
+    state.forget_derived()

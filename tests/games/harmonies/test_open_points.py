@@ -31,7 +31,7 @@ def test_a_card_needs_enough_cubes_in_the_reserve():
     state = fresh(2)
     big = max(state.display, key=lambda cid: c.cards()[cid].cubes)
     state.cube_reserve = c.cards()[big].cubes - 1
-    state._legal = None
+    state.forget_derived()
     assert TakeCard(c.cards()[big].slug) not in state.legal_actions()
     with pytest.raises(IllegalAction, match="too few animal cubes"):
         state.apply(TakeCard(c.cards()[big].slug))

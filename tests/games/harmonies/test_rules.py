@@ -94,7 +94,7 @@ def test_one_card_per_turn_and_at_most_four_unfinished_including_the_spirit():
         state.apply(TakeCard(c.cards()[second].slug))
     state.card_taken = False
     state.seats[0].held += [[1, 0], [2, 0]]
-    state._legal = None
+    state.forget_derived()
     assert not any(isinstance(a, TakeCard) for a in state.legal_actions())
     with pytest.raises(IllegalAction, match="4 unfinished"):
         state.apply(TakeCard(c.cards()[second].slug))
