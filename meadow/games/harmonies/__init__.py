@@ -9,8 +9,10 @@ from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.harmonies import text
 from meadow.games.harmonies.calculator import score_board
+from meadow.games.harmonies.components import cards
 from meadow.games.harmonies.options import HarmoniesOptions
 from meadow.games.harmonies.rules import HarmoniesState, setup
+from meadow.games.harmonies.scoring import animal_points
 
 
 class Harmonies(Game):
@@ -36,8 +38,30 @@ class Harmonies(Game):
         return score_board(data)
 
     def evaluate(self, state: State) -> list[float]:
+        """Points now, plus part of what each held animal card's next cube would add: more
+        when its habitat is already on the board."""
         assert isinstance(state, HarmoniesState)
-        return [float(sum(state.points(seat).values())) for seat in range(state.players)]
+        if state.is_over:
+            return [float(x) for x in state.result().scores]
+        return [
+            sum(state.points(seat).values()) + held_card_prospects(state, seat)
+            for seat in range(state.players)
+        ]
+
+
+READY, LATER = 0.7, 0.3  # share of the next cube's points counted (judged by play tests)
+
+
+def held_card_prospects(state: HarmoniesState, seat: int) -> float:
+    player = state.seats[seat]
+    total = 0.0
+    for card_id, placed in player.held:
+        card = cards()[card_id]
+        if card.spirit or placed >= card.cubes:
+            continue
+        gain = animal_points(card, placed + 1) - animal_points(card, placed)
+        total += gain * (READY if state.habitat_spaces(player, card_id) else LATER)
+    return total
 
 
 GAME = Harmonies()
