@@ -53,14 +53,14 @@ READY, LATER = 0.7, 0.3  # share of the next cube's points counted (judged by pl
 
 
 def held_card_prospects(state: HarmoniesState, seat: int) -> float:
-    player = state.seats[seat]
+    ready = state.cube_spaces(seat)
     total = 0.0
-    for card_id, placed in player.held:
+    for card_id, placed in state.seats[seat].held:
         card = cards()[card_id]
         if card.spirit or placed >= card.cubes:
             continue
         gain = animal_points(card, placed + 1) - animal_points(card, placed)
-        total += gain * (READY if state.habitat_spaces(player, card_id) else LATER)
+        total += gain * (READY if ready[card_id] else LATER)
     return total
 
 

@@ -188,13 +188,8 @@ class HarmoniesState(State):
                 ]
         if self._may_take_card(player):
             actions += [TakeCard(_CARDS[cid].slug) for cid in self.display if self._affordable(cid)]
-        if player.held:
-            lands, free = self._cube_candidates(player, player.lands())
-            for cid, _placed in player.held:
-                actions += [
-                    _place_cube(_CARDS[cid].slug, names[i])
-                    for i in self._habitat_spaces(cid, lands, free)
-                ]
+        for cid, spaces in self.cube_spaces(self.seat).items():
+            actions += [_place_cube(_CARDS[cid].slug, names[i]) for i in spaces]
         if self.taken_space >= 0 and not self.hand:
             actions.append(EndTurn())
             if self.solo and not self.card_taken and self.deck:
@@ -219,25 +214,21 @@ class HarmoniesState(State):
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
         is on the board around it in one of the six rotations (rulebook p.6)."""
         lands = [c.LANDSCAPES.get(stack) for stack in player.stacks]
-        return self._habitat_spaces(card_id, *self._cube_candidates(player, lands))
+        return self._habitat_spaces(card_id, lands, player.cubes)
 
-    def _cube_candidates(
-        self, player: Player, lands: list[str | None]
-    ) -> tuple[list[str | None], dict[str | None, list[int]]]:
-        """The landscapes, and the spaces without a cube by landscape (worked out once for
-        all held cards)."""
-        free: dict[str | None, list[int]] = {}
-        for i, land in enumerate(lands):
-            if not player.cubes[i]:
-                free.setdefault(land, []).append(i)
-        return lands, free
+    def cube_spaces(self, seat: int) -> dict[int, list[int]]:
+        """For each card the seat holds: the spaces where its next cube may go."""
+        player = self.seats[seat]
+        lands = player.lands()
+        return {cid: self._habitat_spaces(cid, lands, player.cubes) for cid, _placed in player.held}
 
-    def _habitat_spaces(
-        self, card_id: int, lands: list[str | None], free: dict[str | None, list[int]]
-    ) -> list[int]:
+    def _habitat_spaces(self, card_id: int, lands: list[str | None], cubes: list[int]) -> list[int]:
         habitats = _habitats_around(self.board.side, card_id)
+        want = _CUBE_LANDSCAPE[card_id]
         spaces = []
-        for i in free.get(_CUBE_LANDSCAPE[card_id], ()):
+        for i in [i for i, land in enumerate(lands) if land == want]:
+            if cubes[i]:
+                continue
             for habitat in habitats[i]:
                 for j, needed in habitat:
                     if lands[j] != needed:
