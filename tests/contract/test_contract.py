@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -184,3 +185,17 @@ def test_sampled_worlds_depend_only_on_what_the_seat_knows(config: Config, seed:
             assert one.view(seat) == two.view(seat)
             again_one = one.sample_hidden(seat, Rng(99)).to_json()
             assert again_one == two.sample_hidden(seat, Rng(99)).to_json()
+
+
+@pytest.mark.parametrize("config", BASE_CONFIGS, ids=str)
+def test_evaluation_estimates_every_seat_and_is_exact_at_the_end(config: Config):
+    """The game's evaluation (what bots search with) gives one finite number per seat,
+    changes nothing, and is the final score once the game is over."""
+    game = config.game
+    for state, _ in random_game(config, 31):
+        before = state.to_json()
+        values = game.evaluate(state)
+        assert len(values) == config.players
+        assert all(math.isfinite(v) for v in values)
+        assert state.to_json() == before
+    assert game.evaluate(state) == [float(x) for x in state.result().scores]
