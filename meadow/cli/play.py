@@ -1,4 +1,4 @@
-"""`meadow play`: a person plays in the terminal against random opponents."""
+"""`meadow play`: a person plays in the terminal against computer opponents."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from meadow import games
+from meadow.bots import make_bot, observe
 from meadow.cli import app, console
 from meadow.cli.common import game_options
 from meadow.core.actions import Action, Event
@@ -31,17 +32,27 @@ def play(
     seed: int | None = typer.Option(None, help="Seed for a repeatable game."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Game option key=value."),
     save: Path | None = typer.Option(None, help="Save the game record here when it ends."),
+    bot: str = typer.Option(
+        "easy",
+        "--bot",
+        "-b",
+        help="The opponents: easy, medium, hard, random, greedy, mcts:<n>, mcts:<s>s.",
+    ),
 ) -> None:
-    """Play a game in the terminal against opponents that move at random."""
+    """Play a game in the terminal against computer opponents (they see only their seats)."""
     game = games.get(game_id)
     options = game_options(game, players, option)
     if not 0 <= seat < players:
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
+    opponent = make_bot(bot)
     record, state = GameRecord.start(
         game, players, options.model_dump(), new_seed() if seed is None else seed
     )
     opponents = Rng(new_seed())
-    console.print(f"[bold]{game.title}[/bold], {players} players; you are seat {seat}. {HELP}")
+    console.print(
+        f"[bold]{game.title}[/bold], {players} players; you are seat {seat}, "
+        f"against {opponent.name}. {HELP}"
+    )
     while not state.is_over:
         if state.to_move == seat:
             action = _ask(game, state, seat, record)
@@ -49,8 +60,7 @@ def play(
                 _finish_early(record, save)
                 return
         else:
-            actions = state.legal_actions()
-            action = actions[opponents.below(len(actions))]
+            action = opponent.choose(observe(state, state.to_move), opponents)
         events = state.apply(action)
         record.add(action)
         _show_events(game, events, seat)

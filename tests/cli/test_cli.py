@@ -60,6 +60,7 @@ def test_simulate_same_seed_same_statistics(capsys, monkeypatch):
         (["simulate", "topiary", "-o", "oops"], "key=value"),
         (["simulate", "topiary", "--players", "5"], "2-4 players"),
         (["replay", "missing.json"], "cannot read missing.json"),
+        (["play", "topiary", "--bot", "wizard"], "no bot 'wizard'"),
     ],
 )
 def test_bad_input_gets_one_clear_line(capsys, monkeypatch, args, message):
@@ -79,6 +80,7 @@ def test_play_to_the_end_and_replay_the_saved_record(capsys, monkeypatch, tmp_pa
         answers,
     )
     assert code == 0, err
+    assert "against greedy" in out  # the default opponents: level easy
     assert "expected 'visit <position>'" in out  # nonsense explained
     assert "999 is not on the list" in out
     assert "no position 'Z-9'" in out
