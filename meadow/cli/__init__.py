@@ -31,6 +31,7 @@ def _register() -> None:
         renature_cmd,
         replay,
         score,
+        serve,
         simulate,
         tournament,
     )

@@ -1,0 +1,58 @@
+"""Request dependencies: the store, the tables, and who is asking."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fastapi import Depends, Request
+from sqlalchemy.orm import Session as DbSession
+from starlette.requests import HTTPConnection
+
+from meadow.server.auth import COOKIE, CSRF_HEADER, expired
+from meadow.server.settings import Settings
+from meadow.server.tables import ApiError, Tables
+from meadow.store import Database, Session, User
+
+
+def settings(request: HTTPConnection) -> Settings:
+    return request.app.state.settings
+
+
+def database(request: HTTPConnection) -> Database:
+    return request.app.state.db
+
+
+def tables(request: HTTPConnection) -> Tables:
+    return request.app.state.tables
+
+
+def db_session(db: Database = Depends(database)) -> Iterator[DbSession]:
+    with db.open() as s:
+        yield s
+
+
+def session_of(request: HTTPConnection, s: DbSession) -> Session | None:
+    token = request.cookies.get(COOKIE)
+    if not token:
+        return None
+    found = s.get(Session, token)
+    if found is None or expired(found):
+        return None
+    return found
+
+
+def viewer(request: Request, s: DbSession = Depends(db_session)) -> User | None:
+    """The signed-in person, or None."""
+    found = session_of(request, s)
+    return found.user if found else None
+
+
+def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
+    """The signed-in person, for requests that change something: the CSRF header must
+    match the session's token."""
+    found = session_of(request, s)
+    if found is None:
+        raise ApiError(401, "sign in first")
+    if request.method not in ("GET", "HEAD") and request.headers.get(CSRF_HEADER) != found.csrf:
+        raise ApiError(403, f"missing or wrong {CSRF_HEADER} header")
+    return found.user

@@ -1,0 +1,120 @@
+"""Wires the server together: settings, store, tables, routes and error handling."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from meadow.core.errors import IllegalAction, MeadowError, NotationError
+from meadow.server.auth import RateLimit
+from meadow.server.routers import accounts, tables
+from meadow.server.settings import Settings, get_settings
+from meadow.server.tables import ApiError, Tables
+from meadow.store import Database
+
+
+def create_app(config: Settings | None = None) -> FastAPI:
+    config = config or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database(config.database())
+        db.migrate()
+        app.state.db = db
+        app.state.tables = Tables(db, config.bot_threads)
+        app.state.tables.restore()
+        yield
+        app.state.tables.close()
+        db.dispose()
+
+    app = FastAPI(
+        title="Meadow",
+        summary="Play Renature, Mystic Vale, Topiary and Harmonies online.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = config
+    app.state.login_limit = RateLimit(config.login_attempts_per_minute)
+    app.include_router(accounts.router)
+    app.include_router(tables.router)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    _handle_errors(app)
+    return app
+
+
+def _handle_errors(app: FastAPI) -> None:
+    """Every refusal is one readable message with a 4xx status; a 500 means a bug."""
+
+    def reply(status: int, message: str, **extra: Any) -> JSONResponse:
+        return JSONResponse({"error": message, **extra}, status_code=status)
+
+    @app.exception_handler(ApiError)
+    async def api_error(_: Request, exc: ApiError) -> JSONResponse:
+        return reply(exc.status, exc.message, **exc.extra)
+
+    @app.exception_handler(NotationError)
+    async def notation_error(_: Request, exc: NotationError) -> JSONResponse:
+        return reply(400, str(exc))
+
+    @app.exception_handler(IllegalAction)
+    async def illegal(_: Request, exc: IllegalAction) -> JSONResponse:
+        return reply(422, str(exc))
+
+    @app.exception_handler(MeadowError)
+    async def meadow_error(_: Request, exc: MeadowError) -> JSONResponse:
+        return reply(400, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = [
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in exc.errors()
+        ]
+        return reply(422, "; ".join(problems) or "invalid request")
+
+
+class BodyLimit:
+    """Refuses request bodies over `limit` bytes with 413, announced or not."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", [])).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(send, self.limit)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await _too_large(send, self.limit)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    response = JSONResponse({"error": f"the request body is over {limit} bytes"}, 413)
+    await send({"type": "http.response.start", "status": 413, "headers": response.raw_headers})
+    await send({"type": "http.response.body", "body": response.body})

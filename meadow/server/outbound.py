@@ -1,0 +1,61 @@
+"""Everything that leaves the server about a game goes through here, built for one recipient:
+a seat (0, 1, ...) or a spectator (None). Views and events are filtered by the game itself
+(`State.view`, `Event.for_seat`); an action's text reaches only the seat that chose it (a
+discarded domino, say, is nobody else's business). Message kinds are a closed list: building
+an unknown kind is an error, never a pass-through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadow.core.actions import Event
+from meadow.core.game import State
+
+KINDS = frozenset({"sync", "move", "error", "table"})
+
+
+def message(kind: str, **fields: Any) -> dict[str, Any]:
+    if kind not in KINDS:
+        raise ValueError(f"unknown outbound message kind {kind!r}")
+    return {"kind": kind, **fields}
+
+
+def position(state: State, seat: int | None, moves_made: int) -> dict[str, Any]:
+    """Where the game stands for `seat`: its view, whose turn, and its own choices."""
+    mine = seat is not None and state.to_move == seat
+    data: dict[str, Any] = {
+        "move": moves_made,
+        "to_move": state.to_move,
+        "over": state.is_over,
+        "view": state.view(seat),
+        "legal": [str(a) for a in state.legal_actions()] if mine else [],
+    }
+    if state.is_over:
+        data["result"] = state.result().to_json()
+    return data
+
+
+def move_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
+    return [event.for_seat(seat) for event in events]
+
+
+def move_message(
+    state: State,
+    seat: int | None,
+    number: int,
+    mover: int,
+    action_text: str,
+    events: list[Event],
+    note: str | None = None,
+) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "number": number,
+        "seat": mover,
+        "events": move_events(events, seat),
+        **position(state, seat, number),
+    }
+    if seat == mover:
+        fields["action"] = action_text
+    if note:
+        fields["note"] = note
+    return message("move", **fields)

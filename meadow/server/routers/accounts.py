@@ -1,0 +1,119 @@
+"""Sign-up, log-in, guests and log-out."""
+
+from __future__ import annotations
+
+import re
+import secrets
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from meadow.server import auth
+from meadow.server.deps import db_session, session_of, settings, signed_in
+from meadow.server.settings import Settings
+from meadow.server.tables import ApiError
+from meadow.store import Session, User
+
+router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{3,30}$")
+
+
+class Credentials(BaseModel):
+    name: str = Field(max_length=30)
+    password: str = Field(max_length=200)
+
+
+class Me(BaseModel):
+    name: str
+    guest: bool
+    csrf: str
+
+
+def _sign_in(response: Response, s: DbSession, user: User, config: Settings) -> Me:
+    session = auth.new_session(user, config.session_days)
+    s.add(session)
+    s.commit()
+    response.set_cookie(
+        auth.COOKIE,
+        session.token,
+        max_age=config.session_days * 86400,
+        httponly=True,
+        samesite="lax",
+        secure=config.secure_cookies,
+    )
+    return Me(name=user.name, guest=user.password_hash is None, csrf=session.csrf)
+
+
+@router.post("/signup", status_code=201)
+def signup(
+    body: Credentials,
+    response: Response,
+    s: DbSession = Depends(db_session),
+    config: Settings = Depends(settings),
+) -> Me:
+    if not NAME.match(body.name):
+        raise ApiError(400, "a name is 3-30 letters, digits, '-' or '_'")
+    if len(body.password) < 8:
+        raise ApiError(400, "a password needs at least 8 characters")
+    if s.scalar(select(User).where(User.name == body.name)) is not None:
+        raise ApiError(409, f"the name {body.name!r} is taken")
+    user = User(name=body.name, password_hash=auth.hash_password(body.password))
+    s.add(user)
+    s.flush()
+    return _sign_in(response, s, user, config)
+
+
+@router.post("/login")
+def login(
+    body: Credentials,
+    request: Request,
+    response: Response,
+    s: DbSession = Depends(db_session),
+    config: Settings = Depends(settings),
+) -> Me:
+    limiter: auth.RateLimit = request.app.state.login_limit
+    if not limiter.allow(body.name.lower()):
+        raise ApiError(429, "too many log-in attempts for this name; wait a minute")
+    user = s.scalar(select(User).where(User.name == body.name))
+    if user is None or not auth.password_matches(user, body.password):
+        raise ApiError(401, "wrong name or password")
+    return _sign_in(response, s, user, config)
+
+
+@router.post("/guest", status_code=201)
+def guest(
+    response: Response, s: DbSession = Depends(db_session), config: Settings = Depends(settings)
+) -> Me:
+    if not config.guests:
+        raise ApiError(403, "this server does not allow guests")
+    user = User(name=f"guest-{secrets.token_hex(4)}", password_hash=None)
+    s.add(user)
+    s.flush()
+    return _sign_in(response, s, user, config)
+
+
+@router.get("/me")
+def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
+    session = session_of(request, s)
+    if session is None:
+        raise ApiError(401, "not signed in")
+    user = session.user
+    return Me(name=user.name, guest=user.password_hash is None, csrf=session.csrf)
+
+
+@router.post("/logout", status_code=204)
+def logout(
+    request: Request,
+    response: Response,
+    user: User = Depends(signed_in),
+    s: DbSession = Depends(db_session),
+) -> None:
+    token = request.cookies.get(auth.COOKIE)
+    found = s.get(Session, token) if token else None
+    if found is not None:
+        s.delete(found)
+        s.commit()
+    response.delete_cookie(auth.COOKIE)

@@ -1,0 +1,204 @@
+"""Games, the lobby, play and records: every route that touches a table."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from meadow import games
+from meadow.server import outbound
+from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
+from meadow.server.tables import ApiError, Listener, Tables
+from meadow.store import Table, User
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+class NewTable(BaseModel):
+    game: str = Field(max_length=40)
+    players: int = Field(ge=1, le=8)
+    options: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    seats: list[str | None] = Field(
+        description="Per seat: a bot (easy, medium, hard, random, greedy, mcts:...) or null "
+        "for a person; the host takes the first seat for a person.",
+        max_length=8,
+    )
+    mode: str = Field("live", pattern="^(live|async)$")
+
+
+class Created(BaseModel):
+    id: int
+    invite: str
+
+
+class MoveIn(BaseModel):
+    move: int = Field(ge=1, description="The number this move will have: moves made + 1.")
+    action: str = Field(max_length=200, description="The action in the game's notation.")
+
+
+class Joined(BaseModel):
+    seat: int
+
+
+@router.get("/games")
+def list_games() -> list[dict[str, Any]]:
+    return [game.describe() for game in games.all()]
+
+
+@router.post("/tables", status_code=201)
+def create_table(
+    body: NewTable,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    s: DbSession = Depends(db_session),
+) -> Created:
+    table_id = hub.create(user, body.game, body.players, body.options, body.seats, body.mode)
+    table = s.get(Table, table_id)
+    assert table is not None
+    return Created(id=table_id, invite=table.invite)
+
+
+@router.get("/tables")
+def open_tables(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
+    """Tables still looking for players, newest first."""
+    found = s.scalars(
+        select(Table).where(Table.status == "open").order_by(Table.id.desc()).limit(100)
+    ).all()
+    return [_summary(table) for table in found]
+
+
+@router.get("/tables/{table_id}")
+def table_info(
+    table_id: int,
+    user: User | None = Depends(viewer),
+    hub: Tables = Depends(tables),
+    s: DbSession = Depends(db_session),
+) -> dict[str, Any]:
+    """The table and, once it runs, the game as the asking seat (or a spectator) sees it."""
+    live = hub.get(table_id)
+    table = s.get(Table, table_id)
+    assert table is not None
+    seat = live.seat_of(user.id) if user else None
+    info = _summary(table)
+    info["your_seat"] = seat
+    if user is not None and (seat is not None or table.host_id == user.id):
+        info["invite"] = table.invite
+    info["game_state"] = hub.sync(live, seat, since=live.moves_made)
+    return info
+
+
+@router.post("/tables/{table_id}/join")
+def join(
+    table_id: int,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+) -> Joined:
+    return Joined(seat=hub.join(table_id, user))
+
+
+@router.post("/tables/{table_id}/leave", status_code=204)
+def leave(table_id: int, user: User = Depends(signed_in), hub: Tables = Depends(tables)) -> None:
+    hub.leave(table_id, user)
+
+
+@router.post("/tables/{table_id}/start", status_code=204)
+def start(table_id: int, user: User = Depends(signed_in), hub: Tables = Depends(tables)) -> None:
+    hub.start(table_id, user)
+
+
+@router.post("/tables/{table_id}/moves")
+def submit_move(
+    table_id: int,
+    body: MoveIn,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+) -> dict[str, Any]:
+    """Play one move. `move` must be the next move number: a stale or repeated submission
+    gets 409 with the current number and is never applied twice."""
+    live = hub.get(table_id)
+    seat = live.seat_of(user.id)
+    if seat is None:
+        raise ApiError(403, "you have no seat at this table")
+    return hub.submit(table_id, seat, body.move, body.action)
+
+
+@router.get("/tables/{table_id}/record")
+def record(table_id: int, hub: Tables = Depends(tables)) -> dict[str, Any]:
+    """The whole record, seed included: only once the game is over."""
+    live = hub.get(table_id)
+    if live.status != "finished":
+        raise ApiError(409, "the record (with its seed) is available once the game is over")
+    return live.record().to_json()
+
+
+@router.websocket("/tables/{table_id}/ws")
+async def watch(
+    websocket: WebSocket,
+    table_id: int,
+    since: int = Query(0, ge=0),
+    hub: Tables = Depends(tables),
+) -> None:
+    """News of a table for the connecting person's seat (a spectator if none): first a
+    `sync` with every move after `since`, then a `move` message after each move."""
+    with hub.db.open() as s:
+        session = session_of(websocket, s)
+        user_id = session.user_id if session else None
+    try:
+        live = hub.get(table_id)
+    except ApiError as refused:
+        await websocket.close(code=4404, reason=refused.message)
+        return
+    await websocket.accept()
+    seat = live.seat_of(user_id)
+    listener = Listener(seat, asyncio.Queue(), asyncio.get_running_loop())
+    hub.subscribe(live, listener)
+    try:
+        await websocket.send_json(hub.sync(live, seat, since))
+        await _forward(websocket, listener)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.unsubscribe(live, listener)
+
+
+async def _forward(websocket: WebSocket, listener: Listener) -> None:
+    receiving = asyncio.ensure_future(websocket.receive_text())
+    while True:
+        sending = asyncio.ensure_future(listener.queue.get())
+        done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
+        if receiving in done:
+            sending.cancel()
+            receiving.result()  # raises WebSocketDisconnect when the client goes
+            await websocket.send_json(
+                outbound.message("error", error="this socket only sends; POST moves")
+            )
+            receiving = asyncio.ensure_future(websocket.receive_text())
+        else:
+            await websocket.send_json(sending.result())
+
+
+def _summary(table: Table) -> dict[str, Any]:
+    game = games.get(table.game)
+    return {
+        "id": table.id,
+        "game": table.game,
+        "title": game.title,
+        "players": table.players,
+        "options": table.options,
+        "mode": table.mode,
+        "status": table.status,
+        "moves_made": table.moves_made,
+        "seats": [
+            {
+                "seat": seat.number,
+                "person": seat.user.name if seat.user else None,
+                "bot": seat.bot,
+            }
+            for seat in table.seats
+        ],
+    }

@@ -1,0 +1,37 @@
+"""Server settings, from the environment (`MEADOW_...`) or the command line."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEADOW_", extra="ignore")
+
+    data_dir: Path = Field(Path("meadow-data"), description="Where SQLite and logs live.")
+    database_url: str | None = Field(
+        None, description="SQLAlchemy URL; default: SQLite in the data directory."
+    )
+    host: str = "127.0.0.1"
+    port: int = 8000
+    secure_cookies: bool = Field(False, description="Send cookies over HTTPS only.")
+    session_days: int = 30
+    guests: bool = Field(True, description="Allow play without an account.")
+    login_attempts_per_minute: int = 10
+    max_body_bytes: int = 64 * 1024
+    bot_threads: int = 2
+
+    def database(self) -> str:
+        if self.database_url:
+            return self.database_url
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite:///{(self.data_dir / 'meadow.sqlite3').resolve()}"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,396 @@
+"""Tables at play: the one place where moves are applied, logged and announced.
+
+Each running table lives in memory as its state plus the events of every move (for resync),
+rebuilt from the move log when first needed. A move goes through `submit` only: under the
+table's lock it checks the move number the client expected (a stale or repeated submission
+gets 409 and is never applied twice), the seat, and legality (on a copy of the state), then
+commits the move to the log and only then swaps in the new state and tells every listener,
+each through `outbound` with its own view. Bots move through the same path, from a thread
+pool, so they too are one move at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from meadow import games
+from meadow.bots import make_bot, observe
+from meadow.core.actions import Event
+from meadow.core.errors import MeadowError
+from meadow.core.game import Game, State
+from meadow.core.record import GameRecord
+from meadow.core.rng import Rng, new_seed
+from meadow.server import outbound
+from meadow.store import Database, Move, Seat, Table, User
+
+log = logging.getLogger("meadow.server")
+
+
+class ApiError(Exception):
+    """A request the server refuses: an HTTP status, a message a person can read, and any
+    fields a client needs (the current move number on a conflict)."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.extra = extra
+
+
+@dataclass
+class Listener:
+    """A WebSocket waiting for news of a table, as one seat or a spectator (None)."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any]]
+    loop: asyncio.AbstractEventLoop
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+@dataclass
+class LiveTable:
+    id: int
+    game: Game
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
+    state: State | None = None
+    moves_made: int = 0
+    actions: list[str] = field(default_factory=list)
+    movers: list[int] = field(default_factory=list)
+    events: list[list[Event]] = field(default_factory=list)
+    notes: list[str | None] = field(default_factory=list)
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    listeners: list[Listener] = field(default_factory=list)
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        for number, (user, _bot) in enumerate(self.seats):
+            if user is not None and user == user_id:
+                return number
+        return None
+
+    def record(self) -> GameRecord:
+        return GameRecord(self.game.id, self.players, self.options, self.seed, self.actions[:])
+
+
+class Tables:
+    """The tables of one server process."""
+
+    def __init__(self, db: Database, bot_threads: int = 2) -> None:
+        self.db = db
+        self.live: dict[int, LiveTable] = {}
+        self.guard = threading.Lock()  # guards `live` itself
+        self.bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="bot")
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        self.bots.shutdown(wait=False, cancel_futures=True)
+
+    # -- loading ----------------------------------------------------------------------
+
+    def get(self, table_id: int) -> LiveTable:
+        with self.guard:
+            live = self.live.get(table_id)
+        if live is not None:
+            return live
+        loaded = self._load(table_id)
+        with self.guard:
+            return self.live.setdefault(table_id, loaded)
+
+    def _load(self, table_id: int) -> LiveTable:
+        with self.db.open() as s:
+            table = s.get(Table, table_id)
+            if table is None:
+                raise ApiError(404, f"there is no table {table_id}")
+            moves = s.scalars(
+                select(Move).where(Move.table_id == table_id).order_by(Move.number)
+            ).all()
+            live = LiveTable(
+                id=table.id,
+                game=games.get(table.game),
+                players=table.players,
+                options=dict(table.options),
+                seed=int(table.seed),
+                status=table.status,
+                seats=[(seat.user_id, seat.bot) for seat in table.seats],
+            )
+        if live.status in ("running", "finished"):
+            record = GameRecord(live.game.id, live.players, live.options, live.seed)
+            live.state = record.initial_state()
+            for move in moves:
+                events = live.state.apply(live.state.parse_action(move.action))
+                self._remember(live, move.seat, move.action, events, move.note)
+        return live
+
+    def restore(self) -> int:
+        """Bring every running table back after a start and let its bots carry on."""
+        with self.db.open() as s:
+            running = s.scalars(select(Table.id).where(Table.status == "running")).all()
+        for table_id in running:
+            self._schedule_bot(self.get(table_id))
+        return len(running)
+
+    # -- the lobby --------------------------------------------------------------------
+
+    def create(
+        self,
+        host: User,
+        game_id: str,
+        players: int,
+        options: dict[str, Any],
+        seats: list[str | None],
+        mode: str,
+    ) -> int:
+        """A new open table; `seats` holds a bot name per seat, None for a person. The host
+        takes the first seat for a person."""
+        game = games.get(game_id)
+        if players not in game.player_counts:
+            raise ApiError(
+                400, f"{game.title} is for {game.min_players}-{game.max_players} players"
+            )
+        checked = game.options(players, options).model_dump(mode="json")
+        if len(seats) != players:
+            raise ApiError(400, f"{players} players need {players} seats, not {len(seats)}")
+        for bot in seats:
+            if bot is not None:
+                make_bot(bot)  # refuses an unknown bot with its reason
+        if mode not in ("live", "async"):
+            raise ApiError(400, f"mode {mode!r}: a table is 'live' or 'async'")
+        with self.db.open() as s:
+            table = Table(
+                game=game.id,
+                options=checked,
+                players=players,
+                seed=str(new_seed()),
+                mode=mode,
+                invite=secrets.token_urlsafe(12),
+                host_id=host.id,
+            )
+            host_seated = False
+            for number, bot in enumerate(seats):
+                user_id = None
+                if bot is None and not host_seated:
+                    user_id, host_seated = host.id, True
+                table.seats.append(Seat(number=number, user_id=user_id, bot=bot))
+            s.add(table)
+            s.commit()
+            return table.id
+
+    def join(self, table_id: int, user: User, invite: str | None = None) -> int:
+        live = self.get(table_id)
+        with live.lock:
+            if live.status != "open":
+                raise ApiError(409, "the game has already started")
+            if live.seat_of(user.id) is not None:
+                raise ApiError(409, "you already have a seat at this table")
+            free = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
+            if not free:
+                raise ApiError(409, "every seat is taken")
+            number = free[0]
+            with self.db.open() as s:
+                seat = s.scalars(
+                    select(Seat).where(Seat.table_id == table_id, Seat.number == number)
+                ).one()
+                seat.user_id = user.id
+                s.commit()
+            live.seats[number] = (user.id, None)
+        self._announce_table(live)
+        return number
+
+    def leave(self, table_id: int, user: User) -> None:
+        live = self.get(table_id)
+        with live.lock:
+            number = live.seat_of(user.id)
+            if number is None:
+                raise ApiError(409, "you have no seat at this table")
+            if live.status != "open":
+                raise ApiError(409, "the game has started: a seat can be left only before")
+            with self.db.open() as s:
+                seat = s.scalars(
+                    select(Seat).where(Seat.table_id == table_id, Seat.number == number)
+                ).one()
+                seat.user_id = None
+                s.commit()
+            live.seats[number] = (None, None)
+        self._announce_table(live)
+
+    def start(self, table_id: int, user: User) -> None:
+        live = self.get(table_id)
+        with live.lock:
+            with self.db.open() as s:
+                table = s.get(Table, table_id)
+                assert table is not None
+                if table.host_id != user.id:
+                    raise ApiError(403, "only the host can start the game")
+                if live.status != "open":
+                    raise ApiError(409, "the game has already started")
+                empty = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
+                if empty:
+                    raise ApiError(409, f"seats {empty} are still empty")
+                table.status = "running"
+                table.updated_at = datetime.now(UTC)
+                s.commit()
+            live.status = "running"
+            live.state = live.game.setup(live.players, live.options, live.seed)
+        self._announce_table(live)
+        self._schedule_bot(live)
+
+    # -- play -------------------------------------------------------------------------
+
+    def submit(
+        self,
+        table_id: int,
+        seat: int,
+        expected: int,
+        text: str,
+        note: str | None = None,
+    ) -> dict[str, Any]:
+        """Apply one move for `seat` if `expected` is the next move number; returns what
+        the mover is told.
+
+        Raises:
+            ApiError: 409 for a stale or repeated move number or a table not running,
+                403 for another seat's turn.
+            NotationError, IllegalAction: the engine's reason (400 / 422).
+        """
+        live = self.get(table_id)
+        with live.lock:
+            if live.status != "running" or live.state is None:
+                raise ApiError(
+                    409, f"the game is {live.status}, no moves now", move=live.moves_made
+                )
+            if expected != live.moves_made + 1:
+                raise ApiError(
+                    409,
+                    f"move {expected} is not the next move: {live.moves_made} made so far",
+                    move=live.moves_made,
+                )
+            state = live.state
+            if state.to_move != seat:
+                raise ApiError(403, f"it is not your turn (seat {state.to_move} is to move)")
+            action = state.parse_action(text)
+            after = state.clone()
+            events = after.apply(action)
+            self._commit_move(live, expected, seat, str(action), after.is_over, note)
+            live.state = after
+            self._remember(live, seat, str(action), events, note)
+            for listener in live.listeners:
+                listener.send(
+                    outbound.move_message(
+                        after, listener.seat, expected, seat, str(action), events, note
+                    )
+                )
+            reply = outbound.move_message(after, seat, expected, seat, str(action), events, note)
+        self._schedule_bot(live)
+        return reply
+
+    def _commit_move(
+        self, live: LiveTable, number: int, seat: int, text: str, over: bool, note: str | None
+    ) -> None:
+        """The move is acknowledged only once this returns: it is in the log."""
+        with self.db.open() as s:
+            s.add(Move(table_id=live.id, number=number, seat=seat, action=text, note=note))
+            changes: dict[str, Any] = {"moves_made": number, "updated_at": datetime.now(UTC)}
+            if over:
+                changes["status"] = "finished"
+            # The guard on moves_made makes two writers for one table impossible to both win.
+            done = s.execute(
+                update(Table)
+                .where(Table.id == live.id, Table.moves_made == number - 1)
+                .values(**changes)
+            )
+            if done.rowcount != 1:  # type: ignore[attr-defined]
+                s.rollback()
+                raise ApiError(409, f"move {number} was taken meanwhile", move=number)
+            try:
+                s.commit()
+            except IntegrityError:
+                s.rollback()
+                raise ApiError(409, f"move {number} was taken meanwhile", move=number) from None
+        if over:
+            live.status = "finished"
+
+    def _remember(
+        self, live: LiveTable, seat: int, text: str, events: list[Event], note: str | None
+    ) -> None:
+        live.moves_made += 1
+        live.actions.append(text)
+        live.movers.append(seat)
+        live.events.append(events)
+        live.notes.append(note)
+
+    # -- what a seat sees -------------------------------------------------------------
+
+    def sync(self, live: LiveTable, seat: int | None, since: int = 0) -> dict[str, Any]:
+        """Everything since move `since` for one recipient: the events of each move and
+        where the game stands now."""
+        with live.lock:
+            moves = [
+                {
+                    "number": n + 1,
+                    "seat": live.movers[n],
+                    "events": outbound.move_events(live.events[n], seat),
+                    **({"action": live.actions[n]} if seat == live.movers[n] else {}),
+                    **({"note": live.notes[n]} if live.notes[n] else {}),
+                }
+                for n in range(max(0, since), live.moves_made)
+            ]
+            fields: dict[str, Any] = {"table": live.id, "status": live.status, "moves": moves}
+            if live.state is not None:
+                fields.update(outbound.position(live.state, seat, live.moves_made))
+            return outbound.message("sync", **fields)
+
+    def subscribe(self, live: LiveTable, listener: Listener) -> None:
+        with live.lock:
+            live.listeners.append(listener)
+
+    def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
+        with live.lock:
+            if listener in live.listeners:
+                live.listeners.remove(listener)
+
+    def _announce_table(self, live: LiveTable) -> None:
+        with live.lock:
+            for listener in live.listeners:
+                listener.send(self.sync(live, listener.seat, since=live.moves_made))
+
+    # -- bots -------------------------------------------------------------------------
+
+    def _schedule_bot(self, live: LiveTable) -> None:
+        with live.lock:
+            if self.closed or live.status != "running" or live.state is None:
+                return
+            seat = live.state.to_move
+            if seat is None or live.seats[seat][1] is None:
+                return
+            expected = live.moves_made + 1
+        self.bots.submit(self._bot_move, live, seat, expected)
+
+    def _bot_move(self, live: LiveTable, seat: int, expected: int) -> None:
+        with live.lock:
+            bot_name = live.seats[seat][1]
+            if live.state is None or live.moves_made + 1 != expected or bot_name is None:
+                return
+            observation = observe(live.state, seat)  # the bot's only window on the game
+        try:
+            action = make_bot(bot_name).choose(observation, Rng(new_seed()))
+            self.submit(live.id, seat, expected, str(action))
+        except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
+            log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
+        except Exception:
+            log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)

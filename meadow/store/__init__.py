@@ -1,0 +1,7 @@
+"""Meadow's durable store: accounts, tables and the append-only move log (SQLAlchemy; SQLite
+by default, PostgreSQL for many nodes), with its schema under Alembic migrations."""
+
+from meadow.store.db import Database
+from meadow.store.models import Base, Move, Seat, Session, Table, User
+
+__all__ = ["Base", "Database", "Move", "Seat", "Session", "Table", "User"]

@@ -1,0 +1,102 @@
+"""The tables of the store. The move log is the truth of a game: a table's state is its
+game, options, players and seed replayed through its moves in order."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from sqlalchemy import JSON, DateTime, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        datetime: DateTime(timezone=True),
+    }
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))  # None: a guest
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Session(Base):
+    """A signed-in browser: the cookie holds `token`, the page sends `csrf` back in a header
+    on every request that changes something."""
+
+    __tablename__ = "sessions"
+
+    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    csrf: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    expires_at: Mapped[datetime]
+
+    user: Mapped[User] = relationship()
+
+
+class Table(Base):
+    """A game at the table: open (seats filling), running, finished or abandoned."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[dict[str, Any]]
+    players: Mapped[int]
+    # Decimal text: seeds are unsigned 64-bit, wider than SQL integers. It never leaves the
+    # server before the game is over.
+    seed: Mapped[str] = mapped_column(String(24))
+    mode: Mapped[str] = mapped_column(String(10))  # live | async
+    status: Mapped[str] = mapped_column(String(10), default="open")
+    invite: Mapped[str] = mapped_column(String(32), unique=True)
+    host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    moves_made: Mapped[int] = mapped_column(default=0)  # the last move number committed
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+    seats: Mapped[list[Seat]] = relationship(
+        order_by="Seat.number", cascade="all, delete-orphan", back_populates="table"
+    )
+
+
+class Seat(Base):
+    """One seat: a person (`user_id`), a bot (`bot`, a level or bot name), or still empty."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    bot: Mapped[str | None] = mapped_column(String(40))
+
+    table: Mapped[Table] = relationship(back_populates="seats")
+    user: Mapped[User | None] = relationship()
+
+
+class Move(Base):
+    """One decision, in the game's notation. Append-only; (table, number) is unique, so a
+    move number can be taken once only, whichever process or request tries."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    number: Mapped[int]  # 1, 2, ... in the order applied
+    seat: Mapped[int]
+    action: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(String(200))  # e.g. "bot took over on time-out"
+    created_at: Mapped[datetime] = mapped_column(default=now)
