@@ -1,0 +1,54 @@
+"""Whole games over the API, for every registered game, against a bot at the table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meadow import games
+from meadow.core.record import GameRecord
+from tests.server.conftest import Client, Server
+
+
+def play_out(people: dict[int, Client], table_id: int, rng: random.Random) -> dict:
+    """Each person plays a random legal move whenever it is their turn, until the end."""
+    watcher = next(iter(people.values()))
+    for _ in range(20_000):
+        state = watcher.table(table_id)["game_state"]
+        if state.get("over"):
+            return state
+        seat = state["to_move"]
+        if seat not in people:
+            continue  # the bot is thinking
+        mine = people[seat].table(table_id)["game_state"]
+        if mine["move"] != state["move"] or not mine["legal"]:
+            continue
+        choice = rng.choice(mine["legal"])
+        reply = people[seat].post(
+            f"/api/tables/{table_id}/moves", json={"move": mine["move"] + 1, "action": choice}
+        )
+        assert reply.status_code == 200, reply.text
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_a_whole_game_with_a_bot_then_its_record_replays(server: Server, game_id: str):
+    game = games.get(game_id)
+    players = 3 if 3 in game.player_counts else game.max_players
+    host = server.client().signup(f"host-{game_id[:8]}")
+    guest = server.client().signup(f"guest-{game_id[:8]}")
+    seats = [None, None] + ["random"] * (players - 2)
+    created = host.post("/api/tables", json={"game": game_id, "players": players, "seats": seats})
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    assert guest.post(f"/api/tables/{table_id}/join").json() == {"seat": 1}
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+
+    final = play_out({0: host, 1: guest}, table_id, random.Random(game_id))
+
+    record = GameRecord.from_json(host.get(f"/api/tables/{table_id}/record").json())
+    replayed = record.replay()
+    assert replayed.is_over
+    assert list(replayed.result().scores) == final["result"]["scores"]
+    assert len(record.actions) == final["move"]

@@ -1,0 +1,223 @@
+"""Refusals, races, secrets and crashes: the server never applies a move twice, never loses
+an acknowledged one, and never tells a seat what it may not know."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from meadow import games
+from tests.server.conftest import Client, Server
+
+
+def new_table(
+    server: Server, game_id: str = "topiary", bot: str | None = None
+) -> tuple[int, Client, Client]:
+    """A running 2-player table: two people, or a person and `bot`."""
+    host = server.client().signup(f"h-{secrets.token_hex(5)}")
+    other = server.client().signup(f"o-{secrets.token_hex(5)}")
+    created = host.post("/api/tables", json={"game": game_id, "players": 2, "seats": [None, bot]})
+    table_id = created.json()["id"]
+    if bot is None:
+        other.post(f"/api/tables/{table_id}/join")
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+    return table_id, host, other
+
+
+def twin(server: Server, client: Client) -> Client:
+    """A second browser signed in as the same person."""
+    copy = server.client()
+    copy.http.cookies = client.http.cookies
+    copy.csrf = client.csrf
+    return copy
+
+
+def test_two_clients_racing_for_one_move_number_get_exactly_one_move(server: Server):
+    table_id, host, other = new_table(server)
+    pairs = {0: (host, twin(server, host)), 1: (other, twin(server, other))}
+    for _ in range(12):
+        state = host.table(table_id)["game_state"]
+        first, second = pairs[state["to_move"]]
+        mine = first.table(table_id)["game_state"]
+        body = {"move": mine["move"] + 1, "action": mine["legal"][0]}
+        replies: list[httpx.Response] = []
+        barrier = threading.Barrier(2)
+
+        def send(
+            client: Client,
+            body: dict = body,
+            barrier: threading.Barrier = barrier,
+            replies: list = replies,
+        ) -> None:
+            barrier.wait()
+            replies.append(client.post(f"/api/tables/{table_id}/moves", json=body))
+
+        threads = [threading.Thread(target=send, args=(c,)) for c in (first, second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(r.status_code for r in replies) == [200, 409]
+        assert host.table(table_id)["moves_made"] == body["move"]
+    assert len(engine_state(server, table_id).actions) == 12
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"move": 1, "action": "fly to the moon"}, 400, ""),
+        ({"move": 7, "action": "visit O-N0"}, 409, "0 made so far"),
+        ({"move": 1}, 422, "action"),
+        ({"move": "one", "action": "visit O-N0"}, 422, "move"),
+    ],
+)
+def test_bad_moves_get_a_reason_and_change_nothing(server: Server, body, status, words):
+    table_id, host, _ = new_table(server)
+    reply = host.post(f"/api/tables/{table_id}/moves", json=body)
+    assert reply.status_code == status, reply.text
+    assert words in reply.json()["error"]
+    assert host.table(table_id)["moves_made"] == 0
+
+
+def test_malformed_oversize_foreign_and_unsigned_requests_are_4xx(server: Server):
+    table_id, host, other = new_table(server)
+    path = f"/api/tables/{table_id}/moves"
+    raw = host.post(path, content=b"{not json", headers={"content-type": "application/json"})
+    assert raw.status_code == 422
+    huge = host.post(path, json={"move": 1, "action": "x" * 200_000})
+    assert huge.status_code == 413
+    legal = host.table(table_id)["game_state"]["legal"][0]
+    out_of_turn = other.post(path, json={"move": 1, "action": legal})
+    assert out_of_turn.status_code == 403 and "not your turn" in out_of_turn.json()["error"]
+    no_csrf = host.http.post(path, json={"move": 1, "action": legal})
+    assert no_csrf.status_code == 403 and "X-CSRF-Token" in no_csrf.json()["error"]
+    stranger = server.client().post(path, json={"move": 1, "action": legal})
+    assert stranger.status_code == 401
+    assert host.table(table_id)["moves_made"] == 0
+    assert host.get("/api/tables/999999").status_code == 404
+
+
+def _socket(server: Server, client: Client | None, table_id: int, since: int = 0) -> Any:
+    headers = {"Cookie": client.cookies} if client else {}
+    return connect(
+        f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws?since={since}",
+        additional_headers=headers,
+        open_timeout=10,
+    )
+
+
+def test_each_seat_and_a_spectator_hear_each_move_with_their_own_view(server: Server):
+    table_id, host, other = new_table(server, "renature")
+    with (
+        _socket(server, host, table_id) as mine,
+        _socket(server, other, table_id) as theirs,
+        _socket(server, None, table_id) as spectator,
+    ):
+        first = [json.loads(ws.recv(timeout=10)) for ws in (mine, theirs, spectator)]
+        assert [m["kind"] for m in first] == ["sync"] * 3
+        assert first[0]["legal"] and not first[1]["legal"] and not first[2]["legal"]
+        action = first[0]["legal"][0]
+        assert (
+            host.post(
+                f"/api/tables/{table_id}/moves", json={"move": 1, "action": action}
+            ).status_code
+            == 200
+        )
+        news = [json.loads(ws.recv(timeout=10)) for ws in (mine, theirs, spectator)]
+    assert [m["kind"] for m in news] == ["move"] * 3
+    assert [m["number"] for m in news] == [1, 1, 1]
+    assert news[0]["action"] == action
+    assert "action" not in news[1] and "action" not in news[2]
+    truth = engine_state(server, table_id)
+    for seat, message in zip((0, 1, None), news, strict=True):
+        assert message["view"] == json.loads(json.dumps(truth.state.view(seat)))
+    seed = str(truth.seed)
+    for message in news + first:
+        assert seed not in json.dumps(message)
+
+
+def engine_state(server: Server, table_id: int) -> Truth:
+    """The table's game as the engine has it, rebuilt from the server's own database (the
+    seed included, which no client ever gets while the game runs)."""
+    from sqlalchemy import select
+
+    from meadow.core.record import GameRecord
+    from meadow.store import Database, Move, Table
+
+    url = server.database_url or f"sqlite:///{server.data_dir / 'meadow.sqlite3'}"
+    db = Database(url)
+    try:
+        with db.open() as s:
+            table = s.get(Table, table_id)
+            assert table is not None
+            actions = s.scalars(
+                select(Move.action).where(Move.table_id == table_id).order_by(Move.number)
+            ).all()
+            record = GameRecord(table.game, table.players, dict(table.options), int(table.seed))
+    finally:
+        db.dispose()
+    record.actions = list(actions)
+    return Truth(record.replay(), record.seed, record.actions)
+
+
+@dataclass
+class Truth:
+    state: Any
+    seed: int
+    actions: list[str]
+
+
+def test_a_reconnecting_client_resyncs_from_the_last_move_it_saw(server: Server):
+    table_id, host, other = new_table(server)
+    for _ in range(3):
+        state = host.table(table_id)["game_state"]
+        mover = host if state["to_move"] == 0 else other
+        mine = mover.table(table_id)["game_state"]
+        mover.post(
+            f"/api/tables/{table_id}/moves",
+            json={"move": mine["move"] + 1, "action": mine["legal"][0]},
+        )
+    with _socket(server, host, table_id, since=1) as ws:
+        sync = json.loads(ws.recv(timeout=10))
+    assert sync["move"] == 3
+    assert [m["number"] for m in sync["moves"]] == [2, 3]
+
+
+def test_the_seed_and_record_stay_secret_while_the_game_runs(server: Server):
+    table_id, host, _ = new_table(server, "mystic_vale")
+    reply = host.get(f"/api/tables/{table_id}/record")
+    assert reply.status_code == 409 and "once the game is over" in reply.json()["error"]
+    seed = str(engine_state(server, table_id).seed)
+    assert seed not in json.dumps(host.table(table_id))
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_views_served_match_what_the_engine_lets_each_seat_know(server: Server, game_id: str):
+    """What a seat and a spectator are served is the engine's view of the game for that
+    seat, so the games' own secrecy tests (views of states that differ only in hidden data)
+    cover the server too; and the seed is in nothing served."""
+    table_id, host, other = new_table(server, game_id, bot=None)
+    for _ in range(4):
+        state = host.table(table_id)["game_state"]
+        mover = host if state["to_move"] == 0 else other
+        mine = mover.table(table_id)["game_state"]
+        mover.post(
+            f"/api/tables/{table_id}/moves",
+            json={"move": mine["move"] + 1, "action": mine["legal"][0]},
+        )
+    served = {
+        0: host.table(table_id),
+        1: other.table(table_id),
+        None: server.client().table(table_id),
+    }
+    truth = engine_state(server, table_id)
+    for seat, info in served.items():
+        assert info["game_state"]["view"] == json.loads(json.dumps(truth.state.view(seat)))
+        assert str(truth.seed) not in json.dumps(info)
