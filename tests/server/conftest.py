@@ -59,7 +59,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        self.port = _free_port()
+        """Start (or restart, on the same port, so clients carry on) the server."""
+        self.port = self.port or _free_port()
         env = dict(os.environ, MEADOW_DATA_DIR=str(self.data_dir))
         if self.database_url:
             env["MEADOW_DATABASE_URL"] = self.database_url
