@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+import time
 
 import pytest
 
@@ -52,3 +54,38 @@ def test_a_whole_game_with_a_bot_then_its_record_replays(server: Server, game_id
     assert replayed.is_over
     assert list(replayed.result().scores) == final["result"]["scores"]
     assert len(record.actions) == final["move"]
+
+    last = host.get(f"/api/tables/{table_id}/replay/{final['move']}").json()
+    assert last["view"] == json.loads(json.dumps(replayed.view(None)))
+    assert last["action"] == record.actions[-1]
+    start = host.get(f"/api/tables/{table_id}/replay/0").json()
+    assert start["view"] == json.loads(json.dumps(record.initial_state().view(None)))
+    assert host.get(f"/api/tables/{table_id}/replay/{final['move'] + 1}").status_code == 404
+
+
+def wait_for_turn(client: Client, table_id: int) -> dict:
+    for _ in range(500):
+        state = client.table(table_id)["game_state"]
+        if state["legal"]:
+            return state
+        time.sleep(0.02)
+    raise AssertionError("the bot never moved")
+
+
+def test_your_turn_list_puts_the_longest_wait_first(server: Server):
+    me = server.client().signup("waiting-person")
+    ids = []
+    for _ in range(2):
+        created = me.post(
+            "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "random"]}
+        )
+        ids.append(created.json()["id"])
+        me.post(f"/api/tables/{ids[-1]}/start")
+    assert [t["id"] for t in me.get("/api/turns").json()] == ids
+    state = wait_for_turn(me, ids[0])
+    me.post(
+        f"/api/tables/{ids[0]}/moves", json={"move": state["move"] + 1, "action": state["legal"][0]}
+    )
+    wait_for_turn(me, ids[0])
+    assert [t["id"] for t in me.get("/api/turns").json()] == [ids[1], ids[0]]
+    assert server.client().get("/api/turns").status_code == 401

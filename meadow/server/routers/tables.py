@@ -14,7 +14,7 @@ from meadow import games
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
 from meadow.server.tables import ApiError, Listener, Tables
-from meadow.store import Table, User
+from meadow.store import Seat, Table, User
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -125,6 +125,49 @@ def submit_move(
     if seat is None:
         raise ApiError(403, "you have no seat at this table")
     return hub.submit(table_id, seat, body.move, body.action)
+
+
+@router.get("/turns")
+def your_turns(
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    s: DbSession = Depends(db_session),
+) -> list[dict[str, Any]]:
+    """Running tables where it is your move, the one waiting longest first."""
+    mine = s.scalars(
+        select(Table)
+        .join(Seat)
+        .where(Table.status == "running", Seat.user_id == user.id)
+        .order_by(Table.updated_at)
+    ).all()
+    waiting = []
+    for table in mine:
+        live = hub.get(table.id)
+        seat = live.seat_of(user.id)
+        if live.state is not None and seat is not None and live.state.to_move == seat:
+            waiting.append({**_summary(table), "your_seat": seat, "since": table.updated_at})
+    return waiting
+
+
+@router.get("/tables/{table_id}/replay/{step}")
+def replay_step(table_id: int, step: int, hub: Tables = Depends(tables)) -> dict[str, Any]:
+    """A finished game as everyone may now see it, after move `step` (0: the start)."""
+    live = hub.get(table_id)
+    if live.status != "finished":
+        raise ApiError(409, "replays are for finished games")
+    if not 0 <= step <= live.moves_made:
+        raise ApiError(404, f"step {step}: the game has moves 0..{live.moves_made}")
+    record = live.record()
+    state = record.initial_state()
+    for text in record.actions[:step]:
+        state.apply(state.parse_action(text))
+    return {
+        "step": step,
+        "moves": live.moves_made,
+        "action": record.actions[step - 1] if step else None,
+        "events": outbound.move_events(live.events[step - 1], None) if step else [],
+        "view": state.view(None),
+    }
 
 
 @router.get("/tables/{table_id}/record")
