@@ -27,7 +27,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
         db = Database(config.database())
         db.migrate()
         app.state.db = db
-        app.state.tables = Tables(db, config.bot_threads)
+        app.state.tables = Tables(db, config.bot_workers)
         app.state.tables.restore()
         yield
         app.state.tables.close()

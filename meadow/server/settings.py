@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     guests: bool = Field(True, description="Allow play without an account.")
     login_attempts_per_minute: int = 10
     max_body_bytes: int = 64 * 1024
-    bot_threads: int = 2
+    bot_workers: int = Field(2, description="Processes that think for the bots.")
 
     def database(self) -> str:
         if self.database_url:

@@ -15,9 +15,10 @@ import asyncio
 import logging
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing import get_context
 from typing import Any
 
 from sqlalchemy import select, update
@@ -90,16 +91,20 @@ class LiveTable:
 class Tables:
     """The tables of one server process."""
 
-    def __init__(self, db: Database, bot_threads: int = 2) -> None:
+    def __init__(self, db: Database, bot_workers: int = 2) -> None:
         self.db = db
         self.live: dict[int, LiveTable] = {}
         self.guard = threading.Lock()  # guards `live` itself
-        self.bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="bot")
+        # Bots think in other processes (a search holds the interpreter for its whole
+        # budget); a thread per worker waits for the answer and submits it.
+        self.thinkers = ProcessPoolExecutor(bot_workers, mp_context=get_context("spawn"))
+        self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.closed = False
 
     def close(self) -> None:
         self.closed = True
         self.bots.shutdown(wait=False, cancel_futures=True)
+        self.thinkers.shutdown(wait=False, cancel_futures=True)
 
     # -- loading ----------------------------------------------------------------------
 
@@ -386,11 +391,18 @@ class Tables:
             bot_name = live.seats[seat][1]
             if live.state is None or live.moves_made + 1 != expected or bot_name is None:
                 return
-            observation = observe(live.state, seat)  # the bot's only window on the game
+            state = live.state.to_json()
         try:
-            action = make_bot(bot_name).choose(observation, Rng(new_seed()))
-            self.submit(live.id, seat, expected, str(action))
+            action = self.thinkers.submit(think, live.game.id, state, seat, bot_name).result()
+            self.submit(live.id, seat, expected, action)
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
+
+
+def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) -> str:
+    """In a worker process: the bot's move, chosen from its seat's observation only."""
+    state = games.get(game_id).state_from_json(state_json)
+    observation = observe(state, seat)  # the bot's only window on the game
+    return str(make_bot(bot_name).choose(observation, Rng(new_seed())))
