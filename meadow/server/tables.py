@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
 from meadow.bots import make_bot, observe
@@ -32,7 +33,8 @@ from meadow.core.game import Game, State
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.server import outbound
-from meadow.store import Database, Move, Seat, Table, User
+from meadow.server.ratings import START, updated
+from meadow.store import Database, Move, Rating, Seat, Table, User
 
 log = logging.getLogger("meadow.server")
 
@@ -291,7 +293,7 @@ class Tables:
             action = state.parse_action(text)
             after = state.clone()
             events = after.apply(action)
-            self._commit_move(live, expected, seat, str(action), after.is_over, note)
+            self._commit_move(live, expected, seat, str(action), after, note)
             live.state = after
             self._remember(live, seat, str(action), events, note)
             for listener in live.listeners:
@@ -305,9 +307,11 @@ class Tables:
         return reply
 
     def _commit_move(
-        self, live: LiveTable, number: int, seat: int, text: str, over: bool, note: str | None
+        self, live: LiveTable, number: int, seat: int, text: str, after: State, note: str | None
     ) -> None:
-        """The move is acknowledged only once this returns: it is in the log."""
+        """The move is acknowledged only once this returns: it is in the log (and, when it
+        ends the game, the ratings are updated in the same transaction)."""
+        over = after.is_over
         with self.db.open() as s:
             s.add(Move(table_id=live.id, number=number, seat=seat, action=text, note=note))
             changes: dict[str, Any] = {"moves_made": number, "updated_at": datetime.now(UTC)}
@@ -322,6 +326,8 @@ class Tables:
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 s.rollback()
                 raise ApiError(409, f"move {number} was taken meanwhile", move=number)
+            if over:
+                self._rate(s, live, after)
             try:
                 s.commit()
             except IntegrityError:
@@ -329,6 +335,27 @@ class Tables:
                 raise ApiError(409, f"move {number} was taken meanwhile", move=number) from None
         if over:
             live.status = "finished"
+
+    def _rate(self, s: DbSession, live: LiveTable, final: State) -> None:
+        """Elo for everyone seated; people and bots each have their own rows (bots are
+        rated apart: a bot's rating says how strong the level is on this server)."""
+        rows: list[Rating] = []
+        for user_id, bot in live.seats:
+            key = Rating.user_id == user_id if user_id is not None else Rating.bot == bot
+            row = s.scalar(select(Rating).where(Rating.game == live.game.id, key))
+            if row is None:
+                row = Rating(game=live.game.id, user_id=user_id, bot=bot, rating=START, games=0)
+                s.add(row)
+            rows.append(row)
+        if len(rows) < 2:
+            return  # a solo game has nobody to be compared with
+        ranking = [list(group) for group in final.result().ranking]
+        before = [row.rating for row in rows]
+        # One bot level in several seats gets the sum of its seats' changes.
+        for row, old, new in zip(rows, before, updated(before, ranking), strict=True):
+            row.rating = round(row.rating + new - old, 1)
+        for row in {id(row): row for row in rows}.values():
+            row.games += 1
 
     def _remember(
         self, live: LiveTable, seat: int, text: str, events: list[Event], note: str | None

@@ -100,3 +100,22 @@ class Move(Base):
     action: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(String(200))  # e.g. "bot took over on time-out"
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Rating(Base):
+    """A person's (or, rated apart, a bot's) Elo rating in one game."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("game", "user_id"),
+        UniqueConstraint("game", "bot"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    bot: Mapped[str | None] = mapped_column(String(40))
+    rating: Mapped[float]
+    games: Mapped[int] = mapped_column(default=0)
+
+    user: Mapped[User | None] = relationship()

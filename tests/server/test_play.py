@@ -10,6 +10,7 @@ import pytest
 
 from meadow import games
 from meadow.core.record import GameRecord
+from meadow.server.ratings import updated
 from tests.server.conftest import Client, Server
 
 
@@ -89,3 +90,26 @@ def test_your_turn_list_puts_the_longest_wait_first(server: Server):
     wait_for_turn(me, ids[0])
     assert [t["id"] for t in me.get("/api/turns").json()] == [ids[1], ids[0]]
     assert server.client().get("/api/turns").status_code == 401
+
+
+def bot_rating(client: Client, game: str, bot: str) -> float:
+    board = client.get(f"/api/ratings/{game}").json()
+    return next((b["rating"] for b in board["bots"] if b["bot"] == bot), 1500.0)
+
+
+def test_a_finished_game_rates_people_and_bots_apart(server: Server):
+    """Elo after one game, from the ratings before it (the bot may have played before)."""
+    me = server.client().signup("rated-person")
+    bot_before = bot_rating(me, "topiary", "random")
+    created = me.post(
+        "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "random"]}
+    )
+    table_id = created.json()["id"]
+    me.post(f"/api/tables/{table_id}/start")
+    final = play_out({0: me}, table_id, random.Random(5))
+    expected = updated([1500.0, bot_before], final["result"]["ranking"])
+    board = me.get("/api/ratings/topiary").json()
+    person = next(p for p in board["people"] if p["name"] == "rated-person")
+    assert person == {"name": "rated-person", "rating": expected[0], "games": 1}
+    assert bot_rating(me, "topiary", "random") == round(expected[1], 1)
+    assert expected[0] != 1500.0 or final["result"]["ranking"] == [[0, 1]]

@@ -14,7 +14,7 @@ from meadow import games
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
 from meadow.server.tables import ApiError, Listener, Tables
-from meadow.store import Seat, Table, User
+from meadow.store import Rating, Seat, Table, User
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -167,6 +167,22 @@ def replay_step(table_id: int, step: int, hub: Tables = Depends(tables)) -> dict
         "action": record.actions[step - 1] if step else None,
         "events": outbound.move_events(live.events[step - 1], None) if step else [],
         "view": state.view(None),
+    }
+
+
+@router.get("/ratings/{game_id}")
+def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
+    """Elo ratings in one game: people, and the bot levels rated apart."""
+    game = games.get(game_id)
+    rows = s.scalars(
+        select(Rating).where(Rating.game == game.id).order_by(Rating.rating.desc())
+    ).all()
+    return {
+        "game": game.id,
+        "people": [
+            {"name": r.user.name, "rating": r.rating, "games": r.games} for r in rows if r.user
+        ],
+        "bots": [{"bot": r.bot, "rating": r.rating, "games": r.games} for r in rows if r.bot],
     }
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
-${imports if imports else ""}
 
 revision = ${repr(up_revision)}
 down_revision = ${repr(down_revision)}

@@ -1,4 +1,4 @@
-"""accounts, tables, seats and the move log
+"""Accounts, sessions, tables, seats and the move log
 
 Revision ID: 0001
 Revises:
