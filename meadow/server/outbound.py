@@ -11,7 +11,7 @@ from typing import Any
 from meadow.core.actions import Event
 from meadow.core.game import State
 
-KINDS = frozenset({"sync", "move", "error", "table"})
+KINDS = frozenset({"sync", "move", "undo", "error"})
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:
@@ -37,6 +37,28 @@ def position(state: State, seat: int | None, moves_made: int) -> dict[str, Any]:
 
 def move_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
     return [event.for_seat(seat) for event in events]
+
+
+def log_line(entry: Any, seat: int | None) -> dict[str, Any]:
+    """One line of the move log as `seat` may read it (for resync)."""
+    line: dict[str, Any] = {"number": entry.number, "seat": entry.seat}
+    if entry.undoes is not None:
+        line["undoes"] = entry.undoes
+    else:
+        line["events"] = move_events(entry.events, seat)
+        if seat == entry.seat:
+            line["action"] = entry.action
+    if entry.note:
+        line["note"] = entry.note
+    return line
+
+
+def undo_message(
+    state: State, seat: int | None, number: int, mover: int, undone: int
+) -> dict[str, Any]:
+    return message(
+        "undo", number=number, seat=mover, undoes=undone, **position(state, seat, number)
+    )
 
 
 def move_message(

@@ -62,6 +62,21 @@ class Listener:
         self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
 
 
+UNDO = "#undo"  # the log's mark for an undo: no game's notation starts with '#'
+
+
+@dataclass
+class Entry:
+    """One line of the move log: a move (its events kept for resync) or an undo."""
+
+    number: int
+    seat: int
+    action: str
+    events: list[Event]
+    note: str | None = None
+    undoes: int | None = None  # for an undo: the number of the move it took back
+
+
 @dataclass
 class LiveTable:
     id: int
@@ -72,11 +87,8 @@ class LiveTable:
     status: str
     seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
     state: State | None = None
-    moves_made: int = 0
-    actions: list[str] = field(default_factory=list)
-    movers: list[int] = field(default_factory=list)
-    events: list[list[Event]] = field(default_factory=list)
-    notes: list[str | None] = field(default_factory=list)
+    log: list[Entry] = field(default_factory=list)
+    standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Listener] = field(default_factory=list)
 
@@ -86,8 +98,22 @@ class LiveTable:
                 return number
         return None
 
+    @property
+    def moves_made(self) -> int:
+        """Log lines so far: the next move must carry this number plus one."""
+        return len(self.log)
+
     def record(self) -> GameRecord:
-        return GameRecord(self.game.id, self.players, self.options, self.seed, self.actions[:])
+        actions = [entry.action for entry in self.standing]
+        return GameRecord(self.game.id, self.players, self.options, self.seed, actions)
+
+    def rebuild(self) -> None:
+        """The state from the set-up through the standing moves (after an undo)."""
+        record = self.record()
+        state = record.initial_state()
+        for entry in self.standing:
+            entry.events = state.apply(state.parse_action(entry.action))
+        self.state = state
 
 
 class Tables:
@@ -140,8 +166,15 @@ class Tables:
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
             for move in moves:
+                if move.action == UNDO:
+                    undone = live.standing.pop()
+                    live.log.append(
+                        Entry(move.number, move.seat, UNDO, [], move.note, undone.number)
+                    )
+                    live.rebuild()
+                    continue
                 events = live.state.apply(live.state.parse_action(move.action))
-                self._remember(live, move.seat, move.action, events, move.note)
+                self._remember(live, Entry(move.number, move.seat, move.action, events, move.note))
         return live
 
     def restore(self) -> int:
@@ -293,9 +326,10 @@ class Tables:
             action = state.parse_action(text)
             after = state.clone()
             events = after.apply(action)
-            self._commit_move(live, expected, seat, str(action), after, note)
+            final = after if after.is_over else None
+            self._commit_line(live, expected, seat, str(action), note, final)
             live.state = after
-            self._remember(live, seat, str(action), events, note)
+            self._remember(live, Entry(expected, seat, str(action), events, note))
             for listener in live.listeners:
                 listener.send(
                     outbound.move_message(
@@ -306,16 +340,62 @@ class Tables:
         self._schedule_bot(live)
         return reply
 
-    def _commit_move(
-        self, live: LiveTable, number: int, seat: int, text: str, after: State, note: str | None
+    def undo(self, table_id: int, seat: int, expected: int) -> dict[str, Any]:
+        """Take back the seat's last move, within its own turn: only while the seat is still
+        to move, only its own move (never across another seat's), and only a move that
+        revealed nothing and used no chance (its events say so). The undo is itself a line
+        of the log, numbered like a move; the log is never rewritten.
+
+        Raises:
+            ApiError: 409 for a stale number or a game not running, 403 when the rule
+                forbids this undo (with the reason).
+        """
+        live = self.get(table_id)
+        with live.lock:
+            if live.status != "running" or live.state is None:
+                raise ApiError(409, f"the game is {live.status}, no undo now", move=live.moves_made)
+            if expected != live.moves_made + 1:
+                raise ApiError(
+                    409,
+                    f"undo {expected} is not the next number: {live.moves_made} made so far",
+                    move=live.moves_made,
+                )
+            if live.state.to_move != seat:
+                raise ApiError(403, "undo only within your own turn")
+            last = live.standing[-1] if live.standing else None
+            if last is None or last.seat != seat:
+                raise ApiError(403, "nothing of yours to undo this turn")
+            if any(event.reveals for event in last.events):
+                raise ApiError(
+                    403, f"move {last.number} revealed something or used chance: it stands"
+                )
+            note = f"undo of move {last.number}"
+            self._commit_line(live, expected, seat, UNDO, note)
+            live.standing.pop()
+            live.log.append(Entry(expected, seat, UNDO, [], note, last.number))
+            live.rebuild()
+            state = live.state
+            for listener in live.listeners:
+                listener.send(
+                    outbound.undo_message(state, listener.seat, expected, seat, last.number)
+                )
+            return outbound.undo_message(state, seat, expected, seat, last.number)
+
+    def _commit_line(
+        self,
+        live: LiveTable,
+        number: int,
+        seat: int,
+        text: str,
+        note: str | None,
+        final: State | None = None,
     ) -> None:
-        """The move is acknowledged only once this returns: it is in the log (and, when it
-        ends the game, the ratings are updated in the same transaction)."""
-        over = after.is_over
+        """A line is acknowledged only once this returns: it is in the log. `final`: the
+        state the line ends the game in (the ratings change in the same transaction)."""
         with self.db.open() as s:
             s.add(Move(table_id=live.id, number=number, seat=seat, action=text, note=note))
             changes: dict[str, Any] = {"moves_made": number, "updated_at": datetime.now(UTC)}
-            if over:
+            if final is not None:
                 changes["status"] = "finished"
             # The guard on moves_made makes two writers for one table impossible to both win.
             done = s.execute(
@@ -325,15 +405,15 @@ class Tables:
             )
             if done.rowcount != 1:  # type: ignore[attr-defined]
                 s.rollback()
-                raise ApiError(409, f"move {number} was taken meanwhile", move=number)
-            if over:
-                self._rate(s, live, after)
+                raise ApiError(409, f"number {number} was taken meanwhile", move=number)
+            if final is not None:
+                self._rate(s, live, final)
             try:
                 s.commit()
             except IntegrityError:
                 s.rollback()
-                raise ApiError(409, f"move {number} was taken meanwhile", move=number) from None
-        if over:
+                raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
+        if final is not None:
             live.status = "finished"
 
     def _rate(self, s: DbSession, live: LiveTable, final: State) -> None:
@@ -357,14 +437,9 @@ class Tables:
         for row in {id(row): row for row in rows}.values():
             row.games += 1
 
-    def _remember(
-        self, live: LiveTable, seat: int, text: str, events: list[Event], note: str | None
-    ) -> None:
-        live.moves_made += 1
-        live.actions.append(text)
-        live.movers.append(seat)
-        live.events.append(events)
-        live.notes.append(note)
+    def _remember(self, live: LiveTable, entry: Entry) -> None:
+        live.log.append(entry)
+        live.standing.append(entry)
 
     # -- what a seat sees -------------------------------------------------------------
 
@@ -372,16 +447,7 @@ class Tables:
         """Everything since move `since` for one recipient: the events of each move and
         where the game stands now."""
         with live.lock:
-            moves = [
-                {
-                    "number": n + 1,
-                    "seat": live.movers[n],
-                    "events": outbound.move_events(live.events[n], seat),
-                    **({"action": live.actions[n]} if seat == live.movers[n] else {}),
-                    **({"note": live.notes[n]} if live.notes[n] else {}),
-                }
-                for n in range(max(0, since), live.moves_made)
-            ]
+            moves = [outbound.log_line(entry, seat) for entry in live.log[max(0, since) :]]
             fields: dict[str, Any] = {"table": live.id, "status": live.status, "moves": moves}
             if live.state is not None:
                 fields.update(outbound.position(live.state, seat, live.moves_made))

@@ -104,7 +104,7 @@ def test_malformed_oversize_foreign_and_unsigned_requests_are_4xx(server: Server
     assert host.get("/api/tables/999999").status_code == 404
 
 
-def _socket(server: Server, client: Client | None, table_id: int, since: int = 0) -> Any:
+def socket_to(server: Server, client: Client | None, table_id: int, since: int = 0) -> Any:
     headers = {"Cookie": client.cookies} if client else {}
     return connect(
         f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws?since={since}",
@@ -116,9 +116,9 @@ def _socket(server: Server, client: Client | None, table_id: int, since: int = 0
 def test_each_seat_and_a_spectator_hear_each_move_with_their_own_view(server: Server):
     table_id, host, other = new_table(server, "renature")
     with (
-        _socket(server, host, table_id) as mine,
-        _socket(server, other, table_id) as theirs,
-        _socket(server, None, table_id) as spectator,
+        socket_to(server, host, table_id) as mine,
+        socket_to(server, other, table_id) as theirs,
+        socket_to(server, None, table_id) as spectator,
     ):
         first = [json.loads(ws.recv(timeout=10)) for ws in (mine, theirs, spectator)]
         assert [m["kind"] for m in first] == ["sync"] * 3
@@ -163,8 +163,14 @@ def engine_state(server: Server, table_id: int) -> Truth:
             record = GameRecord(table.game, table.players, dict(table.options), int(table.seed))
     finally:
         db.dispose()
-    record.actions = list(actions)
-    return Truth(record.replay(), record.seed, record.actions)
+    standing: list[str] = []
+    for action in actions:
+        if action == "#undo":  # the log's mark for an undo
+            standing.pop()
+        else:
+            standing.append(action)
+    record.actions = standing
+    return Truth(record.replay(), record.seed, list(actions))
 
 
 @dataclass
@@ -184,7 +190,7 @@ def test_a_reconnecting_client_resyncs_from_the_last_move_it_saw(server: Server)
             f"/api/tables/{table_id}/moves",
             json={"move": mine["move"] + 1, "action": mine["legal"][0]},
         )
-    with _socket(server, host, table_id, since=1) as ws:
+    with socket_to(server, host, table_id, since=1) as ws:
         sync = json.loads(ws.recv(timeout=10))
     assert sync["move"] == 3
     assert [m["number"] for m in sync["moves"]] == [2, 3]

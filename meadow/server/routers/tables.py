@@ -127,6 +127,25 @@ def submit_move(
     return hub.submit(table_id, seat, body.move, body.action)
 
 
+class UndoIn(BaseModel):
+    move: int = Field(ge=1, description="The number the undo will have: moves made + 1.")
+
+
+@router.post("/tables/{table_id}/undo")
+def undo(
+    table_id: int,
+    body: UndoIn,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+) -> dict[str, Any]:
+    """Take back your last move within your turn, if it revealed nothing and used no chance."""
+    live = hub.get(table_id)
+    seat = live.seat_of(user.id)
+    if seat is None:
+        raise ApiError(403, "you have no seat at this table")
+    return hub.undo(table_id, seat, body.move)
+
+
 @router.get("/turns")
 def your_turns(
     user: User = Depends(signed_in),
@@ -155,17 +174,17 @@ def replay_step(table_id: int, step: int, hub: Tables = Depends(tables)) -> dict
     live = hub.get(table_id)
     if live.status != "finished":
         raise ApiError(409, "replays are for finished games")
-    if not 0 <= step <= live.moves_made:
-        raise ApiError(404, f"step {step}: the game has moves 0..{live.moves_made}")
-    record = live.record()
+    record = live.record()  # the moves that stand: undone ones are not part of the game
+    if not 0 <= step <= len(record.actions):
+        raise ApiError(404, f"step {step}: the game has moves 0..{len(record.actions)}")
     state = record.initial_state()
     for text in record.actions[:step]:
         state.apply(state.parse_action(text))
     return {
         "step": step,
-        "moves": live.moves_made,
+        "moves": len(record.actions),
         "action": record.actions[step - 1] if step else None,
-        "events": outbound.move_events(live.events[step - 1], None) if step else [],
+        "events": outbound.move_events(live.standing[step - 1].events, None) if step else [],
         "view": state.view(None),
     }
 
