@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,6 +20,8 @@ from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import ApiError, Tables
 from meadow.store import Database
 
+log = logging.getLogger("meadow.server")
+
 
 def create_app(config: Settings | None = None) -> FastAPI:
     config = config or get_settings()
@@ -29,7 +33,9 @@ def create_app(config: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.tables = Tables(db, config.bot_workers)
         app.state.tables.restore()
+        watch = asyncio.create_task(_watch_clocks(app.state.tables))
         yield
+        watch.cancel()
         app.state.tables.close()
         db.dispose()
 
@@ -46,6 +52,16 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     _handle_errors(app)
     return app
+
+
+async def _watch_clocks(tables: Tables) -> None:
+    """Twice a second: hand seats whose time (or whose player) is gone to a bot."""
+    while True:
+        await asyncio.sleep(0.5)
+        try:
+            await asyncio.to_thread(tables.check_clocks)
+        except Exception:
+            log.exception("clock check failed")
 
 
 def _handle_errors(app: FastAPI) -> None:

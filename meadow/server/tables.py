@@ -17,7 +17,7 @@ import secrets
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from typing import Any
 
@@ -33,6 +33,7 @@ from meadow.core.game import Game, State
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.server import outbound
+from meadow.server.clocks import Clock
 from meadow.server.ratings import START, updated
 from meadow.store import Database, Move, Rating, Seat, Table, User
 
@@ -86,9 +87,12 @@ class LiveTable:
     seed: int
     status: str
     seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
+    clock: Clock
+    takeover_bot: str
     state: State | None = None
     log: list[Entry] = field(default_factory=list)
     standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
+    takeover_notes: dict[int, str] = field(default_factory=dict)  # for the bot's first move
     lock: threading.RLock = field(default_factory=threading.RLock)
     listeners: list[Listener] = field(default_factory=list)
 
@@ -161,6 +165,15 @@ class Tables:
                 seed=int(table.seed),
                 status=table.status,
                 seats=[(seat.user_id, seat.bot) for seat in table.seats],
+                clock=Clock(
+                    table.move_seconds,
+                    table.game_seconds,
+                    table.grace_seconds,
+                    _aware(table.turn_since),
+                    [seat.used_ms for seat in table.seats],
+                    [_aware(seat.left_at) if seat.left_at else None for seat in table.seats],
+                ),
+                takeover_bot=table.takeover_bot,
             )
         if live.status in ("running", "finished"):
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
@@ -195,9 +208,12 @@ class Tables:
         options: dict[str, Any],
         seats: list[str | None],
         mode: str,
+        clock: dict[str, Any] | None = None,
     ) -> int:
         """A new open table; `seats` holds a bot name per seat, None for a person. The host
-        takes the first seat for a person."""
+        takes the first seat for a person. `clock`: move_seconds or game_seconds,
+        grace_seconds, and the takeover bot."""
+        clock = clock or {}
         game = games.get(game_id)
         if players not in game.player_counts:
             raise ApiError(
@@ -211,6 +227,8 @@ class Tables:
                 make_bot(bot)  # refuses an unknown bot with its reason
         if mode not in ("live", "async"):
             raise ApiError(400, f"mode {mode!r}: a table is 'live' or 'async'")
+        takeover = clock.get("takeover_bot") or "easy"
+        make_bot(takeover)
         with self.db.open() as s:
             table = Table(
                 game=game.id,
@@ -220,6 +238,10 @@ class Tables:
                 mode=mode,
                 invite=secrets.token_urlsafe(12),
                 host_id=host.id,
+                move_seconds=clock.get("move_seconds"),
+                game_seconds=clock.get("game_seconds"),
+                grace_seconds=clock.get("grace_seconds", 30),
+                takeover_bot=takeover,
             )
             host_seated = False
             for number, bot in enumerate(seats):
@@ -258,8 +280,11 @@ class Tables:
             number = live.seat_of(user.id)
             if number is None:
                 raise ApiError(409, "you have no seat at this table")
+            if live.status == "running":
+                self._leave_running(live, number)
+                return
             if live.status != "open":
-                raise ApiError(409, "the game has started: a seat can be left only before")
+                raise ApiError(409, f"the game is {live.status}")
             with self.db.open() as s:
                 seat = s.scalars(
                     select(Seat).where(Seat.table_id == table_id, Seat.number == number)
@@ -283,9 +308,10 @@ class Tables:
                 if empty:
                     raise ApiError(409, f"seats {empty} are still empty")
                 table.status = "running"
-                table.updated_at = datetime.now(UTC)
+                table.updated_at = table.turn_since = datetime.now(UTC)
                 s.commit()
             live.status = "running"
+            live.clock.turn_since = table.turn_since
             live.state = live.game.setup(live.players, live.options, live.seed)
         self._announce_table(live)
         self._schedule_bot(live)
@@ -392,9 +418,17 @@ class Tables:
     ) -> None:
         """A line is acknowledged only once this returns: it is in the log. `final`: the
         state the line ends the game in (the ratings change in the same transaction)."""
+        now = datetime.now(UTC)
+        turn_since = live.clock.turn_since
         with self.db.open() as s:
             s.add(Move(table_id=live.id, number=number, seat=seat, action=text, note=note))
-            changes: dict[str, Any] = {"moves_made": number, "updated_at": datetime.now(UTC)}
+            used = live.clock.used_ms[seat] + _ms(now - turn_since)
+            s.execute(
+                update(Seat)
+                .where(Seat.table_id == live.id, Seat.number == seat)
+                .values(used_ms=used)
+            )
+            changes: dict[str, Any] = {"moves_made": number, "updated_at": now, "turn_since": now}
             if final is not None:
                 changes["status"] = "finished"
             # The guard on moves_made makes two writers for one table impossible to both win.
@@ -413,6 +447,7 @@ class Tables:
             except IntegrityError:
                 s.rollback()
                 raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
+        live.clock.charge(seat, now)
         if final is not None:
             live.status = "finished"
 
@@ -467,6 +502,50 @@ class Tables:
             for listener in live.listeners:
                 listener.send(self.sync(live, listener.seat, since=live.moves_made))
 
+    # -- clocks and leaving -------------------------------------------------------------
+
+    def _leave_running(self, live: LiveTable, number: int) -> None:
+        """A person leaving a running game: a bot takes the seat after the grace period."""
+        now = datetime.now(UTC)
+        with self.db.open() as s:
+            s.execute(
+                update(Seat)
+                .where(Seat.table_id == live.id, Seat.number == number)
+                .values(left_at=now)
+            )
+            s.commit()
+        live.clock.left_at[number] = now
+
+    def check_clocks(self, now: datetime | None = None) -> None:
+        """Hand overdue seats of every running table to the takeover bot."""
+        now = now or datetime.now(UTC)
+        with self.guard:
+            running = [live for live in self.live.values() if live.status == "running"]
+        for live in running:
+            with live.lock:
+                to_move = live.state.to_move if live.state else None
+                people = {n for n, (user, bot) in enumerate(live.seats) if bot is None and user}
+                late = live.clock.overdue(to_move, now)
+                for seat, reason in late.items():
+                    if seat in people:
+                        self._take_over(live, seat, reason)
+            self._schedule_bot(live)
+
+    def _take_over(self, live: LiveTable, seat: int, reason: str) -> None:
+        bot = live.takeover_bot
+        with self.db.open() as s:
+            s.execute(
+                update(Seat).where(Seat.table_id == live.id, Seat.number == seat).values(bot=bot)
+            )
+            s.commit()
+        user, _ = live.seats[seat]
+        live.seats[seat] = (user, bot)
+        note = f"bot {bot} took seat {seat}: its player {reason}"
+        live.takeover_notes[seat] = note
+        log.info("table %s: %s", live.id, note)
+        for listener in live.listeners:
+            listener.send(outbound.message("seat", seat=seat, bot=bot, reason=reason))
+
     # -- bots -------------------------------------------------------------------------
 
     def _schedule_bot(self, live: LiveTable) -> None:
@@ -487,7 +566,9 @@ class Tables:
             state = live.state.to_json()
         try:
             action = self.thinkers.submit(think, live.game.id, state, seat, bot_name).result()
-            self.submit(live.id, seat, expected, action)
+            note = live.takeover_notes.get(seat)
+            self.submit(live.id, seat, expected, action, note)
+            live.takeover_notes.pop(seat, None)
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
@@ -499,3 +580,12 @@ def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) ->
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
     return str(make_bot(bot_name).choose(observation, Rng(new_seed())))
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite hands times back without their zone; they were written in UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _ms(span: timedelta) -> int:
+    return max(0, int(span.total_seconds() * 1000))

@@ -62,6 +62,13 @@ class Table(Base):
     invite: Mapped[str] = mapped_column(String(32), unique=True)
     host_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     moves_made: Mapped[int] = mapped_column(default=0)  # the last move number committed
+    # Clocks (optional): seconds per decision, or per seat for the whole game; past them,
+    # and `grace_seconds` more, the takeover bot plays the seat. Leaving does the same.
+    move_seconds: Mapped[int | None]
+    game_seconds: Mapped[int | None]
+    grace_seconds: Mapped[int] = mapped_column(default=30)
+    takeover_bot: Mapped[str] = mapped_column(String(40), default="easy")
+    turn_since: Mapped[datetime] = mapped_column(default=now)  # the pending decision began
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 
@@ -81,6 +88,8 @@ class Seat(Base):
     number: Mapped[int]
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     bot: Mapped[str | None] = mapped_column(String(40))
+    used_ms: Mapped[int] = mapped_column(default=0)  # thinking time used, for game clocks
+    left_at: Mapped[datetime | None]  # the person left a running game
 
     table: Mapped[Table] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship()

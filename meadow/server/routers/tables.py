@@ -29,6 +29,13 @@ class NewTable(BaseModel):
         max_length=8,
     )
     mode: str = Field("live", pattern="^(live|async)$")
+    move_seconds: int | None = Field(None, ge=5, le=7 * 86400, description="Time per decision.")
+    game_seconds: int | None = Field(None, ge=30, le=30 * 86400, description="Time per seat.")
+    grace_seconds: int = Field(30, ge=0, le=86400, description="Extra time before a bot steps in.")
+    takeover_bot: str = Field("easy", max_length=40, description="Who takes an abandoned seat.")
+
+
+CLOCK_FIELDS = {"move_seconds", "game_seconds", "grace_seconds", "takeover_bot"}
 
 
 class Created(BaseModel):
@@ -57,7 +64,10 @@ def create_table(
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
 ) -> Created:
-    table_id = hub.create(user, body.game, body.players, body.options, body.seats, body.mode)
+    clock = body.model_dump(
+        include={"move_seconds", "game_seconds", "grace_seconds", "takeover_bot"}
+    )
+    table_id = hub.create(user, body.game, body.players, body.options, body.seats, body.mode, clock)
     table = s.get(Table, table_id)
     assert table is not None
     return Created(id=table_id, invite=table.invite)
@@ -124,6 +134,8 @@ def submit_move(
     seat = live.seat_of(user.id)
     if seat is None:
         raise ApiError(403, "you have no seat at this table")
+    if live.seats[seat][1] is not None:
+        raise ApiError(403, f"bot {live.seats[seat][1]} plays your seat now")
     return hub.submit(table_id, seat, body.move, body.action)
 
 
@@ -271,11 +283,18 @@ def _summary(table: Table) -> dict[str, Any]:
         "mode": table.mode,
         "status": table.status,
         "moves_made": table.moves_made,
+        "clock": {
+            "move_seconds": table.move_seconds,
+            "game_seconds": table.game_seconds,
+            "grace_seconds": table.grace_seconds,
+            "turn_since": table.turn_since.isoformat(),
+        },
         "seats": [
             {
                 "seat": seat.number,
                 "person": seat.user.name if seat.user else None,
                 "bot": seat.bot,
+                "used_ms": seat.used_ms,
             }
             for seat in table.seats
         ],
