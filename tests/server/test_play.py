@@ -113,3 +113,17 @@ def test_a_finished_game_rates_people_and_bots_apart(server: Server):
     assert person == {"name": "rated-person", "rating": expected[0], "games": 1}
     assert bot_rating(me, "topiary", "random") == round(expected[1], 1)
     assert expected[0] != 1500.0 or final["result"]["ranking"] == [[0, 1]]
+
+
+def test_an_invitation_link_leads_to_the_table_and_seats_the_guest(server: Server):
+    host = server.client().signup("inviting-host")
+    created = host.post(
+        "/api/tables", json={"game": "harmonies", "players": 2, "seats": [None, None]}
+    )
+    code = created.json()["invite"]
+    friend = server.client().signup("invited-friend")
+    assert friend.get(f"/api/invites/{code}").json()["id"] == created.json()["id"]
+    assert friend.post(f"/api/invites/{code}/join").json() == {"seat": 1}
+    assert friend.get("/api/invites/not-a-code").status_code == 404
+    seats = host.table(created.json()["id"])["seats"]
+    assert [s["person"] for s in seats] == ["inviting-host", "invited-friend"]

@@ -111,6 +111,29 @@ def join(
     return Joined(seat=hub.join(table_id, user))
 
 
+@router.get("/invites/{code}")
+def invitation(code: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
+    """The table an invitation link leads to."""
+    return _summary(_invited(s, code))
+
+
+@router.post("/invites/{code}/join")
+def join_by_invitation(
+    code: str,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    s: DbSession = Depends(db_session),
+) -> Joined:
+    return Joined(seat=hub.join(_invited(s, code).id, user))
+
+
+def _invited(s: DbSession, code: str) -> Table:
+    table = s.scalar(select(Table).where(Table.invite == code[:64]))
+    if table is None:
+        raise ApiError(404, "this invitation leads nowhere (a typo, or the table is gone)")
+    return table
+
+
 @router.post("/tables/{table_id}/leave", status_code=204)
 def leave(table_id: int, user: User = Depends(signed_in), hub: Tables = Depends(tables)) -> None:
     hub.leave(table_id, user)
