@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
@@ -85,6 +86,11 @@ def _handle_errors(app: FastAPI) -> None:
     @app.exception_handler(MeadowError)
     async def meadow_error(_: Request, exc: MeadowError) -> JSONResponse:
         return reply(400, str(exc))
+
+    @app.exception_handler(DataError)
+    async def unstorable(_: Request, exc: DataError) -> JSONResponse:
+        # Values the database cannot hold (a NUL character in text, say) are bad input.
+        return reply(400, "a value in the request cannot be stored (a control character?)")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

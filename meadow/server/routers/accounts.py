@@ -77,7 +77,7 @@ def login(
     limiter: auth.RateLimit = request.app.state.login_limit
     if not limiter.allow(body.name.lower()):
         raise ApiError(429, "too many log-in attempts for this name; wait a minute")
-    user = s.scalar(select(User).where(User.name == body.name))
+    user = s.scalar(select(User).where(User.name == body.name)) if NAME.match(body.name) else None
     if user is None or not auth.password_matches(user, body.password):
         raise ApiError(401, "wrong name or password")
     return _sign_in(response, s, user, config)

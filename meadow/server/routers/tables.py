@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import re
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Path, Query, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
@@ -17,6 +18,11 @@ from meadow.server.tables import ApiError, Listener, Tables
 from meadow.store import Rating, Seat, Table, User
 
 router = APIRouter(prefix="/api", tags=["tables"])
+
+INVITE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what secrets.token_urlsafe makes
+MAX_ID = 2**31 - 1  # what every SQL database stores in an integer column
+TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's number.")]
+Step = Annotated[int, Path(ge=0, le=MAX_ID, description="Moves played, 0 for the start.")]
 
 
 class NewTable(BaseModel):
@@ -44,7 +50,9 @@ class Created(BaseModel):
 
 
 class MoveIn(BaseModel):
-    move: int = Field(ge=1, description="The number this move will have: moves made + 1.")
+    move: int = Field(
+        ge=1, le=MAX_ID, description="The number this move will have: moves made + 1."
+    )
     action: str = Field(max_length=200, description="The action in the game's notation.")
 
 
@@ -84,7 +92,7 @@ def open_tables(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
 
 @router.get("/tables/{table_id}")
 def table_info(
-    table_id: int,
+    table_id: TableId,
     user: User | None = Depends(viewer),
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
@@ -104,7 +112,7 @@ def table_info(
 
 @router.post("/tables/{table_id}/join")
 def join(
-    table_id: int,
+    table_id: TableId,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
 ) -> Joined:
@@ -128,25 +136,29 @@ def join_by_invitation(
 
 
 def _invited(s: DbSession, code: str) -> Table:
-    table = s.scalar(select(Table).where(Table.invite == code[:64]))
+    table = s.scalar(select(Table).where(Table.invite == code)) if INVITE.match(code) else None
     if table is None:
         raise ApiError(404, "this invitation leads nowhere (a typo, or the table is gone)")
     return table
 
 
 @router.post("/tables/{table_id}/leave", status_code=204)
-def leave(table_id: int, user: User = Depends(signed_in), hub: Tables = Depends(tables)) -> None:
+def leave(
+    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+) -> None:
     hub.leave(table_id, user)
 
 
 @router.post("/tables/{table_id}/start", status_code=204)
-def start(table_id: int, user: User = Depends(signed_in), hub: Tables = Depends(tables)) -> None:
+def start(
+    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+) -> None:
     hub.start(table_id, user)
 
 
 @router.post("/tables/{table_id}/moves")
 def submit_move(
-    table_id: int,
+    table_id: TableId,
     body: MoveIn,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
@@ -163,12 +175,12 @@ def submit_move(
 
 
 class UndoIn(BaseModel):
-    move: int = Field(ge=1, description="The number the undo will have: moves made + 1.")
+    move: int = Field(ge=1, le=MAX_ID, description="The number the undo will have: moves made + 1.")
 
 
 @router.post("/tables/{table_id}/undo")
 def undo(
-    table_id: int,
+    table_id: TableId,
     body: UndoIn,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
@@ -204,7 +216,7 @@ def your_turns(
 
 
 @router.get("/tables/{table_id}/replay/{step}")
-def replay_step(table_id: int, step: int, hub: Tables = Depends(tables)) -> dict[str, Any]:
+def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """A finished game as everyone may now see it, after move `step` (0: the start)."""
     live = hub.get(table_id)
     if live.status != "finished":
@@ -241,7 +253,7 @@ def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record")
-def record(table_id: int, hub: Tables = Depends(tables)) -> dict[str, Any]:
+def record(table_id: TableId, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """The whole record, seed included: only once the game is over."""
     live = hub.get(table_id)
     if live.status != "finished":
@@ -252,8 +264,8 @@ def record(table_id: int, hub: Tables = Depends(tables)) -> dict[str, Any]:
 @router.websocket("/tables/{table_id}/ws")
 async def watch(
     websocket: WebSocket,
-    table_id: int,
-    since: int = Query(0, ge=0),
+    table_id: TableId,
+    since: int = Query(0, ge=0, le=MAX_ID),
     hub: Tables = Depends(tables),
 ) -> None:
     """News of a table for the connecting person's seat (a spectator if none): first a
