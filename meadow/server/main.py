@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
 from meadow.server.auth import RateLimit
+from meadow.server.mail import Mailer
 from meadow.server.routers import accounts, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import ApiError, Tables
@@ -32,12 +33,14 @@ def create_app(config: Settings | None = None) -> FastAPI:
         db = Database(config.database())
         db.migrate()
         app.state.db = db
-        app.state.tables = Tables(db, config.bot_workers)
+        mailer = Mailer(config)
+        app.state.tables = Tables(db, config.bot_workers, mailer)
         app.state.tables.restore()
         watch = asyncio.create_task(_watch_clocks(app.state.tables))
         yield
         watch.cancel()
         app.state.tables.close()
+        mailer.close()
         db.dispose()
 
     app = FastAPI(

@@ -23,6 +23,12 @@ class Settings(BaseSettings):
     guests: bool = Field(True, description="Allow play without an account.")
     login_attempts_per_minute: int = 10
     max_body_bytes: int = 64 * 1024
+    smtp_host: str | None = Field(None, description="SMTP server for notices; none: no e-mail.")
+    smtp_port: int = 25
+    smtp_user: str | None = Field(None, description="If set: STARTTLS, then log in.")
+    smtp_password: str | None = None
+    smtp_from: str = "meadow@localhost"
+    public_url: str = Field("http://127.0.0.1:8000", description="The address in e-mails.")
     bot_workers: int = Field(2, description="Processes that think for the bots.")
 
     def database(self) -> str:

@@ -34,6 +34,7 @@ from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.server import outbound
 from meadow.server.clocks import Clock
+from meadow.server.mail import Mailer
 from meadow.server.ratings import START, updated
 from meadow.store import Database, Move, Rating, Seat, Table, User
 
@@ -89,6 +90,7 @@ class LiveTable:
     seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
     clock: Clock
     takeover_bot: str
+    mode: str = "live"
     state: State | None = None
     log: list[Entry] = field(default_factory=list)
     standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
@@ -123,8 +125,9 @@ class LiveTable:
 class Tables:
     """The tables of one server process."""
 
-    def __init__(self, db: Database, bot_workers: int = 2) -> None:
+    def __init__(self, db: Database, bot_workers: int = 2, mailer: Mailer | None = None) -> None:
         self.db = db
+        self.mailer = mailer
         self.live: dict[int, LiveTable] = {}
         self.guard = threading.Lock()  # guards `live` itself
         # Bots think in other processes (a search holds the interpreter for its whole
@@ -174,6 +177,7 @@ class Tables:
                     [_aware(seat.left_at) if seat.left_at else None for seat in table.seats],
                 ),
                 takeover_bot=table.takeover_bot,
+                mode=table.mode,
             )
         if live.status in ("running", "finished"):
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
@@ -364,7 +368,21 @@ class Tables:
                 )
             reply = outbound.move_message(after, seat, expected, seat, str(action), events, note)
         self._schedule_bot(live)
+        self._notify(live)
         return reply
+
+    def _notify(self, live: LiveTable) -> None:
+        """Async tables: tell the person whose move it now is, if they asked for e-mail."""
+        if self.mailer is None or not self.mailer.on or live.mode != "async":
+            return
+        seat = live.state.to_move if live.state else None
+        if seat is None or live.seats[seat][1] is not None or live.seats[seat][0] is None:
+            return
+        with self.db.open() as s:
+            person = s.get(User, live.seats[seat][0])
+            if person is None or not person.notify or not person.email:
+                return
+            self.mailer.your_turn(person.email, person.name, live.game.title, live.id)
 
     def undo(self, table_id: int, seat: int, expected: int) -> dict[str, Any]:
         """Take back the seat's last move, within its own turn: only while the seat is still

@@ -27,6 +27,8 @@ class User(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200))  # None: a guest
+    email: Mapped[str | None] = mapped_column(String(200))  # for "your turn" notices
+    notify: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=now)
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ class Server:
     database_url: str | None
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def base(self) -> str:
@@ -61,7 +62,7 @@ class Server:
     def start(self) -> None:
         """Start (or restart, on the same port, so clients carry on) the server."""
         self.port = self.port or _free_port()
-        env = dict(os.environ, MEADOW_DATA_DIR=str(self.data_dir))
+        env = dict(os.environ, MEADOW_DATA_DIR=str(self.data_dir), **self.env)
         if self.database_url:
             env["MEADOW_DATABASE_URL"] = self.database_url
         log = open(self.data_dir / f"server-{self.port}.log", "wb")  # noqa: SIM115

@@ -30,6 +30,13 @@ class Me(BaseModel):
     name: str
     guest: bool
     csrf: str
+    email: str | None = None
+    notify: bool = False
+
+
+class Preferences(BaseModel):
+    email: str | None = Field(None, max_length=200, pattern=r"^[^@\s]+@[^@\s]+$")
+    notify: bool = Field(False, description="E-mail me when it is my move at an async table.")
 
 
 def _sign_in(response: Response, s: DbSession, user: User, config: Settings) -> Me:
@@ -44,7 +51,7 @@ def _sign_in(response: Response, s: DbSession, user: User, config: Settings) -> 
         samesite="lax",
         secure=config.secure_cookies,
     )
-    return Me(name=user.name, guest=user.password_hash is None, csrf=session.csrf)
+    return _me(user, session.csrf)
 
 
 @router.post("/signup", status_code=201)
@@ -101,7 +108,34 @@ def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     if session is None:
         raise ApiError(401, "not signed in")
     user = session.user
-    return Me(name=user.name, guest=user.password_hash is None, csrf=session.csrf)
+    return _me(user, session.csrf)
+
+
+@router.put("/me")
+def set_preferences(
+    body: Preferences,
+    request: Request,
+    user: User = Depends(signed_in),
+    s: DbSession = Depends(db_session),
+) -> Me:
+    """Your e-mail address and whether to be told when it is your move (async tables)."""
+    if body.notify and not body.email:
+        raise ApiError(400, "notices need an e-mail address")
+    user.email, user.notify = body.email, body.notify
+    s.commit()
+    session = session_of(request, s)
+    assert session is not None
+    return _me(user, session.csrf)
+
+
+def _me(user: User, csrf: str) -> Me:
+    return Me(
+        name=user.name,
+        guest=user.password_hash is None,
+        csrf=csrf,
+        email=user.email,
+        notify=user.notify,
+    )
 
 
 @router.post("/logout", status_code=204)

@@ -1,0 +1,48 @@
+"""'Your turn' notices by e-mail for async tables (off unless an SMTP host is set). A notice
+names the game and the table, never anything about the position."""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from concurrent.futures import ThreadPoolExecutor
+from email.message import EmailMessage
+
+from meadow.server.settings import Settings
+
+log = logging.getLogger("meadow.server")
+
+
+class Mailer:
+    def __init__(self, config: Settings) -> None:
+        self.config = config
+        self.sending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mail")
+
+    @property
+    def on(self) -> bool:
+        return bool(self.config.smtp_host)
+
+    def your_turn(self, to: str, name: str, game_title: str, table_id: int) -> None:
+        """Queue a notice; sending happens off the request, and a failure is only logged."""
+        if not self.on:
+            return
+        message = EmailMessage()
+        message["From"] = self.config.smtp_from
+        message["To"] = to
+        message["Subject"] = f"Your turn in {game_title} (table {table_id})"
+        link = f"{self.config.public_url.rstrip('/')}/#/table/{table_id}"
+        message.set_content(f"Hello {name},\n\nit is your move in {game_title}: {link}\n")
+        self.sending.submit(self._send, message)
+
+    def _send(self, message: EmailMessage) -> None:
+        try:
+            with smtplib.SMTP(self.config.smtp_host or "", self.config.smtp_port, timeout=10) as s:
+                if self.config.smtp_user:
+                    s.starttls()
+                    s.login(self.config.smtp_user, self.config.smtp_password or "")
+                s.send_message(message)
+        except (OSError, smtplib.SMTPException) as exc:
+            log.warning("could not send a notice to %s: %s", message["To"], exc)
+
+    def close(self) -> None:
+        self.sending.shutdown(wait=True)
