@@ -1,0 +1,69 @@
+"""Accounts: sign-up, log-in (rate-limited), guests, log-out, and the session cookie."""
+
+from __future__ import annotations
+
+from tests.server.conftest import Server
+
+
+def test_sign_up_log_out_and_log_in_again(server: Server):
+    me = server.client().signup("returning-person", "a long password")
+    cookie = me.http.cookies.get("meadow_session")
+    assert cookie
+    assert me.get("/api/accounts/me").json()["name"] == "returning-person"
+    assert me.post("/api/accounts/logout").status_code == 204
+    assert me.get("/api/accounts/me").status_code == 401
+    again = server.client()
+    wrong = again.http.post(
+        "/api/accounts/login", json={"name": "returning-person", "password": "wrong one"}
+    )
+    assert wrong.status_code == 401 and wrong.json()["error"] == "wrong name or password"
+    right = again.http.post(
+        "/api/accounts/login", json={"name": "returning-person", "password": "a long password"}
+    )
+    assert right.status_code == 200 and right.json()["csrf"]
+
+
+def test_the_session_cookie_is_http_only_and_same_site(server: Server):
+    reply = server.client().http.post(
+        "/api/accounts/signup", json={"name": "cookie-person", "password": "long enough"}
+    )
+    header = reply.headers["set-cookie"].lower()
+    assert "httponly" in header and "samesite=lax" in header and "meadow_session=" in header
+
+
+def test_sign_up_refuses_taken_names_short_passwords_and_odd_names(server: Server):
+    server.client().signup("only-once")
+    for body, words in [
+        ({"name": "only-once", "password": "long enough"}, "taken"),
+        ({"name": "short-pass", "password": "short"}, "at least 8"),
+        ({"name": "no spaces!", "password": "long enough"}, "letters, digits"),
+    ]:
+        reply = server.client().http.post("/api/accounts/signup", json=body)
+        assert reply.status_code in (400, 409) and words in reply.json()["error"]
+
+
+def test_log_in_is_rate_limited_per_name(server: Server):
+    server.client().signup("hammered", "the real password")
+    client = server.client().http
+    codes = [
+        client.post(
+            "/api/accounts/login", json={"name": "hammered", "password": f"guess {i}"}
+        ).status_code
+        for i in range(12)
+    ]
+    assert codes[:10] == [401] * 10 and codes[10:] == [429, 429]
+    late = client.post(
+        "/api/accounts/login", json={"name": "hammered", "password": "the real password"}
+    )
+    assert late.status_code == 429 and "wait a minute" in late.json()["error"]
+
+
+def test_a_guest_can_play_without_an_account(server: Server):
+    guest = server.client()
+    reply = guest.http.post("/api/accounts/guest")
+    assert reply.status_code == 201 and reply.json()["guest"] is True
+    guest.csrf = reply.json()["csrf"]
+    created = guest.post(
+        "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "random"]}
+    )
+    assert created.status_code == 201
