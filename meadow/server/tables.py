@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 
@@ -437,34 +437,41 @@ class Tables:
         """A line is acknowledged only once this returns: it is in the log. `final`: the
         state the line ends the game in (the ratings change in the same transaction)."""
         now = datetime.now(UTC)
-        turn_since = live.clock.turn_since
-        with self.db.open() as s:
-            s.add(Move(table_id=live.id, number=number, seat=seat, action=text, note=note))
-            used = live.clock.used_ms[seat] + _ms(now - turn_since)
-            s.execute(
-                update(Seat)
-                .where(Seat.table_id == live.id, Seat.number == seat)
-                .values(used_ms=used)
-            )
-            changes: dict[str, Any] = {"moves_made": number, "updated_at": now, "turn_since": now}
-            if final is not None:
-                changes["status"] = "finished"
-            # The guard on moves_made makes two writers for one table impossible to both win.
-            done = s.execute(
-                update(Table)
-                .where(Table.id == live.id, Table.moves_made == number - 1)
-                .values(**changes)
-            )
-            if done.rowcount != 1:  # type: ignore[attr-defined]
-                s.rollback()
-                raise ApiError(409, f"number {number} was taken meanwhile", move=number)
-            if final is not None:
-                self._rate(s, live, final)
-            try:
-                s.commit()
-            except IntegrityError:
-                s.rollback()
-                raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
+        used = live.clock.used_ms[seat] + _ms(now - live.clock.turn_since)
+        changes: dict[str, Any] = {"moves_made": number, "updated_at": now, "turn_since": now}
+        if final is not None:
+            changes["status"] = "finished"
+        try:
+            with self.db.engine.begin() as connection:  # one transaction, plain SQL
+                # The guard on moves_made: of two writers for one number, one wins.
+                done = connection.execute(
+                    update(Table)
+                    .where(Table.id == live.id, Table.moves_made == number - 1)
+                    .values(**changes)
+                )
+                if done.rowcount != 1:
+                    raise _Taken
+                connection.execute(
+                    insert(Move).values(
+                        table_id=live.id,
+                        number=number,
+                        seat=seat,
+                        action=text,
+                        note=note,
+                        created_at=now,
+                    )
+                )
+                connection.execute(
+                    update(Seat)
+                    .where(Seat.table_id == live.id, Seat.number == seat)
+                    .values(used_ms=used)
+                )
+                if final is not None:
+                    with DbSession(bind=connection) as s:
+                        self._rate(s, live, final)
+                        s.flush()
+        except (_Taken, IntegrityError):
+            raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
         live.clock.charge(seat, now)
         if final is not None:
             live.status = "finished"
@@ -607,3 +614,7 @@ def _aware(moment: datetime) -> datetime:
 
 def _ms(span: timedelta) -> int:
     return max(0, int(span.total_seconds() * 1000))
+
+
+class _Taken(Exception):
+    """Another writer committed this move number first."""

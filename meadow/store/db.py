@@ -21,7 +21,11 @@ class Database:
         self.url = url
         self.sqlite = url.startswith("sqlite")
         connect_args: dict[str, Any] = {"check_same_thread": False} if self.sqlite else {}
-        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+        # A ping per checkout guards against a server that dropped the connection; a file
+        # database never does.
+        self.engine: Engine = create_engine(
+            url, connect_args=connect_args, pool_pre_ping=not self.sqlite
+        )
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.session = sessionmaker(self.engine, expire_on_commit=False)

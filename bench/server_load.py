@@ -1,0 +1,188 @@
+"""Server load: many live tables of scripted players on loopback, durable move log on.
+
+    python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
+                                [--database-url URL]
+
+Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
+URL is given), signs up two players per table and seats them; each player listens on the
+table's WebSocket and, whenever a message offers it moves, submits the first one over HTTP
+with the next move number. A finished table is replaced by a new one. Reports moves
+acknowledged per second, the server's CPU time per move (from /proc), moves per second per
+core of server CPU, and the time from submit to acknowledgement (p50, p95, p99).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Player:
+    def __init__(self, base: str, name: str) -> None:
+        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        self.name = name
+        self.csrf = ""
+
+    async def sign_up(self) -> None:
+        reply = await self.http.post(
+            "/api/accounts/signup", json={"name": self.name, "password": "load-test-pw"}
+        )
+        reply.raise_for_status()
+        self.csrf = reply.json()["csrf"]
+
+    async def post(self, path: str, body: dict | None = None) -> httpx.Response:
+        return await self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+    @property
+    def cookie(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+
+
+async def play_tables(
+    base: str, port: int, players: list[Player], game: str, stop: float, latencies: list[float]
+) -> int:
+    """Two players at one table after another until `stop`; returns moves acknowledged."""
+    host, guest = players
+    acked = 0
+    while time.monotonic() < stop:
+        created = await host.post(
+            "/api/tables", {"game": game, "players": 2, "seats": [None, None]}
+        )
+        table_id = created.json()["id"]
+        await guest.post(f"/api/tables/{table_id}/join")
+        await host.post(f"/api/tables/{table_id}/start")
+        done = asyncio.Event()
+        counts = await asyncio.gather(
+            *(seat_loop(p, port, table_id, stop, latencies, done) for p in players)
+        )
+        acked += sum(counts)
+    return acked
+
+
+async def seat_loop(
+    player: Player,
+    port: int,
+    table_id: int,
+    stop: float,
+    latencies: list[float],
+    done: asyncio.Event,
+) -> int:
+    acked = 0
+    url = f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws"
+    async with websockets.connect(url, additional_headers={"Cookie": player.cookie}) as ws:
+        while time.monotonic() < stop and not done.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=1))
+            except TimeoutError:
+                continue
+            if message.get("over"):
+                done.set()
+                break
+            if not message.get("legal"):
+                continue
+            body = {"move": message["move"] + 1, "action": message["legal"][0]}
+            started = time.perf_counter()
+            reply = await player.post(f"/api/tables/{table_id}/moves", body)
+            if reply.status_code == 200:
+                latencies.append(time.perf_counter() - started)
+                acked += 1
+                if reply.json().get("over"):
+                    done.set()
+    return acked
+
+
+async def run(args: argparse.Namespace) -> None:
+    port = free_port()
+    data = tempfile.mkdtemp(prefix="meadow-load-")
+    env = dict(os.environ, MEADOW_DATA_DIR=data)
+    if args.database_url:
+        env["MEADOW_DATABASE_URL"] = args.database_url
+    server = subprocess.Popen(
+        [sys.executable, "-m", "meadow", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(base + "/api/games")
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        stamp = int(time.time())
+        players = [Player(base, f"load{stamp % 100000}-{i}") for i in range(2 * args.tables)]
+        await asyncio.gather(*(p.sign_up() for p in players))
+        latencies: list[float] = []
+        cpu_before = cpu_seconds(server.pid)
+        started = time.monotonic()
+        stop = started + args.seconds
+        counts = await asyncio.gather(
+            *(
+                play_tables(base, port, players[2 * t : 2 * t + 2], args.game, stop, latencies)
+                for t in range(args.tables)
+            )
+        )
+        elapsed = time.monotonic() - started
+        cpu = cpu_seconds(server.pid) - cpu_before
+    finally:
+        server.terminate()
+        server.wait()
+    moves = sum(counts)
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    store = "PostgreSQL" if args.database_url else "SQLite (WAL, synchronous=FULL)"
+    print(
+        f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
+        f"{args.seconds:g} s, {store}"
+    )
+    print()
+    print(
+        "| moves acknowledged | moves/s | server CPU per move | moves/s per server core "
+        "| p50 | p95 | p99 |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        f"| {moves:,} | {moves / elapsed:,.0f} | {cpu / moves * 1000:.2f} ms | "
+        f"{moves / cpu:,.0f} | {pct(0.5):.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms |"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--game", default="topiary")
+    parser.add_argument("--database-url", default=None)
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
