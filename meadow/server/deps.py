@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 
 from meadow.server.auth import COOKIE, CSRF_HEADER, expired
+from meadow.server.errors import ApiError
 from meadow.server.settings import Settings
-from meadow.server.tables import ApiError, Tables
+from meadow.server.tables import Tables
 from meadow.store import Database, Session, User
 
 

@@ -16,10 +16,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
 from meadow.server.auth import RateLimit
+from meadow.server.errors import ApiError
 from meadow.server.mail import Mailer
 from meadow.server.routers import accounts, tables
 from meadow.server.settings import Settings, get_settings
-from meadow.server.tables import ApiError, Tables
+from meadow.server.tables import Tables
 from meadow.store import Database
 
 log = logging.getLogger("meadow.server")

@@ -5,18 +5,16 @@ rebuilt from the move log when first needed. A move goes through `submit` only: 
 table's lock it checks the move number the client expected (a stale or repeated submission
 gets 409 and is never applied twice), the seat, and legality (on a copy of the state), then
 commits the move to the log and only then swaps in the new state and tells every listener,
-each through `outbound` with its own view. Bots move through the same path, from a thread
-pool, so they too are one move at a time.
+each through `outbound` with its own view. Bots think in worker processes and move through
+the same path, so they too are one move at a time.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from typing import Any
@@ -27,99 +25,19 @@ from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
 from meadow.bots import make_bot, observe
-from meadow.core.actions import Event
 from meadow.core.errors import MeadowError
-from meadow.core.game import Game, State
+from meadow.core.game import State
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.server import outbound
 from meadow.server.clocks import Clock
+from meadow.server.errors import ApiError
+from meadow.server.live import UNDO, Entry, Listener, LiveTable
 from meadow.server.mail import Mailer
-from meadow.server.ratings import START, updated
-from meadow.store import Database, Move, Rating, Seat, Table, User
+from meadow.server.ratings import rate
+from meadow.store import Database, Move, Seat, Table, User
 
 log = logging.getLogger("meadow.server")
-
-
-class ApiError(Exception):
-    """A request the server refuses: an HTTP status, a message a person can read, and any
-    fields a client needs (the current move number on a conflict)."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.extra = extra
-
-
-@dataclass
-class Listener:
-    """A WebSocket waiting for news of a table, as one seat or a spectator (None)."""
-
-    seat: int | None
-    queue: asyncio.Queue[dict[str, Any]]
-    loop: asyncio.AbstractEventLoop
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
-
-
-UNDO = "#undo"  # the log's mark for an undo: no game's notation starts with '#'
-
-
-@dataclass
-class Entry:
-    """One line of the move log: a move (its events kept for resync) or an undo."""
-
-    number: int
-    seat: int
-    action: str
-    events: list[Event]
-    note: str | None = None
-    undoes: int | None = None  # for an undo: the number of the move it took back
-
-
-@dataclass
-class LiveTable:
-    id: int
-    game: Game
-    players: int
-    options: dict[str, Any]
-    seed: int
-    status: str
-    seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
-    clock: Clock
-    takeover_bot: str
-    mode: str = "live"
-    state: State | None = None
-    log: list[Entry] = field(default_factory=list)
-    standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
-    takeover_notes: dict[int, str] = field(default_factory=dict)  # for the bot's first move
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    listeners: list[Listener] = field(default_factory=list)
-
-    def seat_of(self, user_id: int | None) -> int | None:
-        for number, (user, _bot) in enumerate(self.seats):
-            if user is not None and user == user_id:
-                return number
-        return None
-
-    @property
-    def moves_made(self) -> int:
-        """Log lines so far: the next move must carry this number plus one."""
-        return len(self.log)
-
-    def record(self) -> GameRecord:
-        actions = [entry.action for entry in self.standing]
-        return GameRecord(self.game.id, self.players, self.options, self.seed, actions)
-
-    def rebuild(self) -> None:
-        """The state from the set-up through the standing moves (after an undo)."""
-        record = self.record()
-        state = record.initial_state()
-        for entry in self.standing:
-            entry.events = state.apply(state.parse_action(entry.action))
-        self.state = state
 
 
 class Tables:
@@ -468,34 +386,13 @@ class Tables:
                 )
                 if final is not None:
                     with DbSession(bind=connection) as s:
-                        self._rate(s, live, final)
+                        rate(s, live.game.id, live.seats, final)
                         s.flush()
         except (_Taken, IntegrityError):
             raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
         live.clock.charge(seat, now)
         if final is not None:
             live.status = "finished"
-
-    def _rate(self, s: DbSession, live: LiveTable, final: State) -> None:
-        """Elo for everyone seated; people and bots each have their own rows (bots are
-        rated apart: a bot's rating says how strong the level is on this server)."""
-        rows: list[Rating] = []
-        for user_id, bot in live.seats:
-            key = Rating.user_id == user_id if user_id is not None else Rating.bot == bot
-            row = s.scalar(select(Rating).where(Rating.game == live.game.id, key))
-            if row is None:
-                row = Rating(game=live.game.id, user_id=user_id, bot=bot, rating=START, games=0)
-                s.add(row)
-            rows.append(row)
-        if len(rows) < 2:
-            return  # a solo game has nobody to be compared with
-        ranking = [list(group) for group in final.result().ranking]
-        before = [row.rating for row in rows]
-        # One bot level in several seats gets the sum of its seats' changes.
-        for row, old, new in zip(rows, before, updated(before, ranking), strict=True):
-            row.rating = round(row.rating + new - old, 1)
-        for row in {id(row): row for row in rows}.values():
-            row.games += 1
 
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)

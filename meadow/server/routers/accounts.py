@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session as DbSession
 
 from meadow.server import auth
 from meadow.server.deps import db_session, session_of, settings, signed_in
+from meadow.server.errors import ApiError
 from meadow.server.settings import Settings
-from meadow.server.tables import ApiError
 from meadow.store import Session, User
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])

@@ -14,7 +14,9 @@ from sqlalchemy.orm import Session as DbSession
 from meadow import games
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
-from meadow.server.tables import ApiError, Listener, Tables
+from meadow.server.errors import ApiError
+from meadow.server.live import Listener
+from meadow.server.tables import Tables
 from meadow.store import Rating, Seat, Table, User
 
 router = APIRouter(prefix="/api", tags=["tables"])

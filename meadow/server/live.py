@@ -1,0 +1,83 @@
+"""A table in play, in memory: its state, its log and who is listening."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadow.core.actions import Event
+from meadow.core.game import Game, State
+from meadow.core.record import GameRecord
+from meadow.server.clocks import Clock
+
+
+@dataclass
+class Listener:
+    """A WebSocket waiting for news of a table, as one seat or a spectator (None)."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any]]
+    loop: asyncio.AbstractEventLoop
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+UNDO = "#undo"  # the log's mark for an undo: no game's notation starts with '#'
+
+
+@dataclass
+class Entry:
+    """One line of the move log: a move (its events kept for resync) or an undo."""
+
+    number: int
+    seat: int
+    action: str
+    events: list[Event]
+    note: str | None = None
+    undoes: int | None = None  # for an undo: the number of the move it took back
+
+
+@dataclass
+class LiveTable:
+    id: int
+    game: Game
+    players: int
+    options: dict[str, Any]
+    seed: int
+    status: str
+    seats: list[tuple[int | None, str | None]]  # per seat: (user id, bot)
+    clock: Clock
+    takeover_bot: str
+    mode: str = "live"
+    state: State | None = None
+    log: list[Entry] = field(default_factory=list)
+    standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
+    takeover_notes: dict[int, str] = field(default_factory=dict)  # for the bot's first move
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    listeners: list[Listener] = field(default_factory=list)
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        for number, (user, _bot) in enumerate(self.seats):
+            if user is not None and user == user_id:
+                return number
+        return None
+
+    @property
+    def moves_made(self) -> int:
+        """Log lines so far: the next move must carry this number plus one."""
+        return len(self.log)
+
+    def record(self) -> GameRecord:
+        actions = [entry.action for entry in self.standing]
+        return GameRecord(self.game.id, self.players, self.options, self.seed, actions)
+
+    def rebuild(self) -> None:
+        """The state from the set-up through the standing moves (after an undo)."""
+        record = self.record()
+        state = record.initial_state()
+        for entry in self.standing:
+            entry.events = state.apply(state.parse_action(entry.action))
+        self.state = state
