@@ -74,9 +74,7 @@ def create_table(
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
 ) -> Created:
-    clock = body.model_dump(
-        include={"move_seconds", "game_seconds", "grace_seconds", "takeover_bot"}
-    )
+    clock = body.model_dump(include=CLOCK_FIELDS)
     table_id = hub.create(user, body.game, body.players, body.options, body.seats, body.mode, clock)
     table = s.get(Table, table_id)
     assert table is not None
@@ -167,13 +165,18 @@ def submit_move(
 ) -> dict[str, Any]:
     """Play one move. `move` must be the next move number: a stale or repeated submission
     gets 409 with the current number and is never applied twice."""
+    return hub.submit(table_id, _playing_seat(hub, table_id, user), body.move, body.action)
+
+
+def _playing_seat(hub: Tables, table_id: int, user: User) -> int:
+    """The seat the person plays at this table (not one a bot has taken over)."""
     live = hub.get(table_id)
     seat = live.seat_of(user.id)
     if seat is None:
         raise ApiError(403, "you have no seat at this table")
     if live.seats[seat][1] is not None:
         raise ApiError(403, f"bot {live.seats[seat][1]} plays your seat now")
-    return hub.submit(table_id, seat, body.move, body.action)
+    return seat
 
 
 class UndoIn(BaseModel):
@@ -188,11 +191,7 @@ def undo(
     hub: Tables = Depends(tables),
 ) -> dict[str, Any]:
     """Take back your last move within your turn, if it revealed nothing and used no chance."""
-    live = hub.get(table_id)
-    seat = live.seat_of(user.id)
-    if seat is None:
-        raise ApiError(403, "you have no seat at this table")
-    return hub.undo(table_id, seat, body.move)
+    return hub.undo(table_id, _playing_seat(hub, table_id, user), body.move)
 
 
 @router.get("/turns")
