@@ -123,8 +123,8 @@ async def run(args: argparse.Namespace) -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "meadow", "serve", "--port", str(port)],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=open(Path(data) / "server.log", "wb"),  # noqa: SIM115
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:

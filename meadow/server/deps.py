@@ -32,6 +32,12 @@ def db_session(db: Database = Depends(database)) -> Iterator[DbSession]:
         yield s
 
 
+def db_writer(db: Database = Depends(database)) -> Iterator[DbSession]:
+    """A session for a request that writes (see `Database.write`)."""
+    with db.write() as s:
+        yield s
+
+
 def session_of(request: HTTPConnection, s: DbSession) -> Session | None:
     token = request.cookies.get(COOKIE)
     if not token:
@@ -45,7 +51,9 @@ def session_of(request: HTTPConnection, s: DbSession) -> Session | None:
 def viewer(request: Request, s: DbSession = Depends(db_session)) -> User | None:
     """The signed-in person, or None."""
     found = session_of(request, s)
-    return found.user if found else None
+    user = found.user if found else None
+    s.commit()  # hand the connection back: the request may need one elsewhere meanwhile
+    return user
 
 
 def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
@@ -56,4 +64,8 @@ def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
         raise ApiError(401, "sign in first")
     if request.method not in ("GET", "HEAD") and request.headers.get(CSRF_HEADER) != found.csrf:
         raise ApiError(403, f"missing or wrong {CSRF_HEADER} header")
-    return found.user
+    user = found.user
+    # Hand the connection back: the tables open their own, and a request holding one while
+    # waiting for another would starve the pool under load.
+    s.commit()
+    return user

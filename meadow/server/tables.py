@@ -151,7 +151,7 @@ class Tables:
             raise ApiError(400, f"mode {mode!r}: a table is 'live' or 'async'")
         takeover = clock.get("takeover_bot") or "easy"
         make_bot(takeover)
-        with self.db.open() as s:
+        with self.db.write() as s:
             table = Table(
                 game=game.id,
                 options=checked,
@@ -186,7 +186,7 @@ class Tables:
             if not free:
                 raise ApiError(409, "every seat is taken")
             number = free[0]
-            with self.db.open() as s:
+            with self.db.write() as s:
                 seat = s.scalars(
                     select(Seat).where(Seat.table_id == table_id, Seat.number == number)
                 ).one()
@@ -207,7 +207,7 @@ class Tables:
                 return
             if live.status != "open":
                 raise ApiError(409, f"the game is {live.status}")
-            with self.db.open() as s:
+            with self.db.write() as s:
                 seat = s.scalars(
                     select(Seat).where(Seat.table_id == table_id, Seat.number == number)
                 ).one()
@@ -219,7 +219,7 @@ class Tables:
     def start(self, table_id: int, user: User) -> None:
         live = self.get(table_id)
         with live.lock:
-            with self.db.open() as s:
+            with self.db.write() as s:
                 table = s.get(Table, table_id)
                 assert table is not None
                 if table.host_id != user.id:
@@ -360,7 +360,7 @@ class Tables:
         if final is not None:
             changes["status"] = "finished"
         try:
-            with self.db.engine.begin() as connection:  # one transaction, plain SQL
+            with self.db.write_engine.begin() as connection:  # one transaction, plain SQL
                 # The guard on moves_made: of two writers for one number, one wins.
                 done = connection.execute(
                     update(Table)
@@ -429,7 +429,7 @@ class Tables:
     def _leave_running(self, live: LiveTable, number: int) -> None:
         """A person leaving a running game: a bot takes the seat after the grace period."""
         now = datetime.now(UTC)
-        with self.db.open() as s:
+        with self.db.write() as s:
             s.execute(
                 update(Seat)
                 .where(Seat.table_id == live.id, Seat.number == number)
@@ -455,7 +455,7 @@ class Tables:
 
     def _take_over(self, live: LiveTable, seat: int, reason: str) -> None:
         bot = live.takeover_bot
-        with self.db.open() as s:
+        with self.db.write() as s:
             s.execute(
                 update(Seat).where(Seat.table_id == live.id, Seat.number == seat).values(bot=bot)
             )

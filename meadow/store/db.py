@@ -23,34 +23,67 @@ class Database:
         connect_args: dict[str, Any] = {"check_same_thread": False} if self.sqlite else {}
         # A ping per checkout guards against a server that dropped the connection; a file
         # database never does.
+        # Requests run in a pool of 40 threads: enough connections that they rarely queue.
         self.engine: Engine = create_engine(
-            url, connect_args=connect_args, pool_pre_ping=not self.sqlite
+            url,
+            connect_args=connect_args,
+            pool_pre_ping=not self.sqlite,
+            pool_size=20,
+            max_overflow=20,
         )
+        # Writes go through their own engine: on SQLite it takes the write lock when a
+        # transaction begins, so writers queue (busy_timeout) instead of failing.
+        self.write_engine: Engine = self.engine
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", _begin_deferred)
+            self.write_engine = create_engine(
+                url, connect_args=connect_args, pool_size=20, max_overflow=20
+            )
+            event.listen(self.write_engine, "connect", _sqlite_pragmas)
+            event.listen(self.write_engine, "begin", _begin_immediate)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        self.write_session = sessionmaker(self.write_engine, expire_on_commit=False)
 
     def migrate(self) -> None:
         """Apply every migration not yet applied (a new database gets the whole schema)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        with self.write_engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
     def open(self) -> DbSession:
+        """A session for reading (never blocks, never blocks a writer)."""
         return self.session()
+
+    def write(self) -> DbSession:
+        """A session for a transaction that writes (and may read first)."""
+        return self.write_session()
 
     def dispose(self) -> None:
         self.engine.dispose()
+        self.write_engine.dispose()
+
+
+def _begin_deferred(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN")  # a snapshot for reading: WAL readers never wait
+
+
+def _begin_immediate(connection: Any) -> None:
+    # A deferred transaction that reads, then writes, can fail at once with "database is
+    # locked" when another writer got in between (no busy wait helps); taking the write lock
+    # at the start makes writers queue for busy_timeout instead.
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    connection.isolation_level = None  # transactions start with SQLAlchemy's "begin" event
     # WAL: readers never block the writer; FULL sync: a commit is on disk when it returns,
     # so an acknowledged move survives a crash.
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA busy_timeout=30000")  # writers queue; a burst must not fail
     cursor.close()

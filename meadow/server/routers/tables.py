@@ -15,7 +15,7 @@ from meadow import games
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
 from meadow.server.errors import ApiError
-from meadow.server.live import Listener
+from meadow.server.live import Listener, LiveTable
 from meadow.server.tables import Tables
 from meadow.store import Rating, Seat, Table, User
 
@@ -207,6 +207,7 @@ def your_turns(
         .where(Table.status == "running", Seat.user_id == user.id)
         .order_by(Table.updated_at)
     ).all()
+    s.commit()  # the tables below may need connections of their own
     waiting = []
     for table in mine:
         live = hub.get(table.id)
@@ -271,11 +272,8 @@ async def watch(
 ) -> None:
     """News of a table for the connecting person's seat (a spectator if none): first a
     `sync` with every move after `since`, then a `move` message after each move."""
-    with hub.db.open() as s:
-        session = session_of(websocket, s)
-        user_id = session.user_id if session else None
-    try:
-        live = hub.get(table_id)
+    try:  # the database is not touched on the event loop
+        user_id, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
     except ApiError as refused:
         await websocket.close(code=4404, reason=refused.message)
         return
@@ -290,6 +288,13 @@ async def watch(
         pass
     finally:
         hub.unsubscribe(live, listener)
+
+
+def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | None, LiveTable]:
+    with hub.db.open() as s:
+        session = session_of(websocket, s)
+        user_id = session.user_id if session else None
+    return user_id, hub.get(table_id)
 
 
 async def _forward(websocket: WebSocket, listener: Listener) -> None:
