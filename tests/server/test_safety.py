@@ -227,3 +227,26 @@ def test_views_served_match_what_the_engine_lets_each_seat_know(server: Server, 
     for seat, info in served.items():
         assert info["game_state"]["view"] == json.loads(json.dumps(truth.state.view(seat)))
         assert str(truth.seed) not in json.dumps(info)
+    # The move log each one is sent on (re)connecting: the events as the engine gives them
+    # to that seat, and an action's text only to the seat that chose it.
+    engine_events = replayed_events(truth)
+    for seat, client in ((0, host), (1, other), (None, None)):
+        with socket_to(server, client, table_id) as ws:
+            log = json.loads(ws.recv(timeout=10))["moves"]
+        assert str(truth.seed) not in json.dumps(log)
+        for line, (mover, action, events) in zip(log, engine_events, strict=True):
+            expected = json.loads(json.dumps([e.for_seat(seat) for e in events]))
+            assert line["events"] == expected
+            assert line.get("action") == (action if seat == mover else None)
+
+
+def replayed_events(truth: Truth) -> list[tuple[int, str, list]]:
+    """(mover, action, events) of every move, from the engine."""
+    record_state = truth.state
+    game = games.get(record_state.game.id)
+    state = game.setup(record_state.players, record_state.options.model_dump(), truth.seed)
+    moves = []
+    for action in truth.actions:
+        mover = state.to_move
+        moves.append((mover, action, state.apply(state.parse_action(action))))
+    return moves
