@@ -11,7 +11,7 @@ from typing import Any
 from meadow.core.actions import Event
 from meadow.core.game import State
 
-KINDS = frozenset({"sync", "move", "undo", "seat", "error"})
+KINDS = frozenset({"sync", "move", "undo", "seat", "ack", "error"})
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:

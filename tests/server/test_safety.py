@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from meadow import games
@@ -250,3 +251,46 @@ def replayed_events(truth: Truth) -> list[tuple[int, str, list]]:
         mover = state.to_move
         moves.append((mover, action, state.apply(state.parse_action(action))))
     return moves
+
+
+def test_moves_over_the_socket_follow_the_same_rules(server: Server):
+    table_id, host, _ = new_table(server)
+    with socket_to(server, host, table_id) as mine, socket_to(server, None, table_id) as watcher:
+        legal = json.loads(mine.recv(timeout=10))["legal"]
+        json.loads(watcher.recv(timeout=10))
+
+        def say(ws: Any, message: Any) -> dict:
+            ws.send(message if isinstance(message, str) else json.dumps(message))
+            while True:  # skip news until the answer
+                reply = json.loads(ws.recv(timeout=10))
+                if reply["kind"] in ("ack", "error"):
+                    return reply
+
+        assert say(mine, "{not json")["status"] == 422
+        assert say(mine, {"kind": "move", "move": 1, "action": "fly"})["status"] == 400
+        stale = say(mine, {"kind": "move", "move": 5, "action": legal[0]})
+        assert stale["status"] == 409 and stale["move"] == 0
+        refused = say(watcher, {"kind": "move", "move": 1, "action": legal[0]})
+        assert refused["status"] == 403 and "no seat" in refused["error"]
+        assert say(mine, {"kind": "move", "move": 1, "action": legal[0]}) == {
+            "kind": "ack",
+            "move": 1,
+        }
+        news = json.loads(watcher.recv(timeout=10))
+        assert news["kind"] == "move" and news["number"] == 1
+        again = say(mine, {"kind": "move", "move": 1, "action": legal[0]})
+        assert again["status"] == 409
+    assert host.table(table_id)["moves_made"] == 1
+
+
+def test_a_socket_from_another_site_is_refused(server: Server):
+    """A page elsewhere cannot ride on a player's cookie (cross-site WebSocket hijacking)."""
+    table_id, host, _ = new_table(server)
+    with pytest.raises(InvalidStatus) as refused:
+        connect(
+            f"ws://127.0.0.1:{server.port}/api/tables/{table_id}/ws",
+            additional_headers={"Cookie": host.cookies},
+            origin="https://evil.example",
+            open_timeout=10,
+        )
+    assert refused.value.response.status_code == 403

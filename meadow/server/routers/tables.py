@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import re
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Path, Query, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
+from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
 from meadow.server.errors import ApiError
@@ -169,9 +171,12 @@ def submit_move(
 
 
 def _playing_seat(hub: Tables, table_id: int, user: User) -> int:
+    return _seat_playing(hub.get(table_id), user.id)
+
+
+def _seat_playing(live: LiveTable, user_id: int | None) -> int:
     """The seat the person plays at this table (not one a bot has taken over)."""
-    live = hub.get(table_id)
-    seat = live.seat_of(user.id)
+    seat = live.seat_of(user_id)
     if seat is None:
         raise ApiError(403, "you have no seat at this table")
     if live.seats[seat][1] is not None:
@@ -271,7 +276,14 @@ async def watch(
     hub: Tables = Depends(tables),
 ) -> None:
     """News of a table for the connecting person's seat (a spectator if none): first a
-    `sync` with every move after `since`, then a `move` message after each move."""
+    `sync` with every move after `since`, then a `move` message after each move. A seated
+    person may also play here: `{"kind": "move", "move": N, "action": "..."}` or
+    `{"kind": "undo", "move": N}`, answered with `ack` or `error` (the same rules as the
+    HTTP routes)."""
+    origin = websocket.headers.get("origin")
+    if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+        await websocket.close(code=4403, reason="a socket only from this site's own pages")
+        return
     try:  # the database is not touched on the event loop
         user_id, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
     except ApiError as refused:
@@ -283,7 +295,7 @@ async def watch(
     hub.subscribe(live, listener)
     try:
         await websocket.send_json(hub.sync(live, seat, since))
-        await _forward(websocket, listener)
+        await _converse(websocket, listener, hub, live, user_id)
     except WebSocketDisconnect:
         pass
     finally:
@@ -297,20 +309,57 @@ def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | No
     return user_id, hub.get(table_id)
 
 
-async def _forward(websocket: WebSocket, listener: Listener) -> None:
+async def _converse(
+    websocket: WebSocket, listener: Listener, hub: Tables, live: LiveTable, user_id: int | None
+) -> None:
+    """Send the table's news as it comes; play what the client sends, one at a time."""
     receiving = asyncio.ensure_future(websocket.receive_text())
-    while True:
-        sending = asyncio.ensure_future(listener.queue.get())
-        done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
-        if receiving in done:
-            sending.cancel()
-            receiving.result()  # raises WebSocketDisconnect when the client goes
-            await websocket.send_json(
-                outbound.message("error", error="this socket only sends; POST moves")
-            )
-            receiving = asyncio.ensure_future(websocket.receive_text())
+    sending = asyncio.ensure_future(listener.queue.get())
+    try:
+        while True:
+            done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
+            if sending in done:
+                await websocket.send_json(sending.result())
+                sending = asyncio.ensure_future(listener.queue.get())
+            if receiving in done:
+                text = receiving.result()  # raises WebSocketDisconnect when the client goes
+                reply = await asyncio.to_thread(_play, hub, live, user_id, text)
+                await websocket.send_json(reply)
+                receiving = asyncio.ensure_future(websocket.receive_text())
+    finally:
+        receiving.cancel()
+        sending.cancel()
+
+
+class SocketMove(BaseModel):
+    kind: str = Field(pattern="^(move|undo)$")
+    move: int = Field(ge=1, le=MAX_ID)
+    action: str | None = Field(None, max_length=200)
+
+
+def _play(hub: Tables, live: LiveTable, user_id: int | None, text: str) -> dict[str, Any]:
+    """One move or undo sent on the socket; the answer is `ack` or `error`."""
+    try:
+        if len(text) > 1000:
+            raise ApiError(413, "a socket message is at most 1000 characters")
+        wanted = SocketMove.model_validate_json(text)
+        seat = _seat_playing(live, user_id)
+        if wanted.kind == "undo":
+            hub.undo(live.id, seat, wanted.move)
+        elif wanted.action is None:
+            raise ApiError(422, "a move needs its action")
         else:
-            await websocket.send_json(sending.result())
+            hub.submit(live.id, seat, wanted.move, wanted.action)
+        return outbound.message("ack", move=wanted.move)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        return outbound.message("error", status=422, error=problems or "invalid message")
+    except ApiError as exc:
+        return outbound.message("error", status=exc.status, error=exc.message, **exc.extra)
+    except IllegalAction as exc:
+        return outbound.message("error", status=422, error=str(exc))
+    except MeadowError as exc:  # NotationError and the rest: the input cannot be read
+        return outbound.message("error", status=400, error=str(exc))
 
 
 def _summary(table: Table) -> dict[str, Any]:
