@@ -1,14 +1,15 @@
 """Server load: many live tables of scripted players on loopback, durable move log on.
 
     python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
-                                [--database-url URL]
+                                [--database-url URL] [--via socket|http]
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given), signs up two players per table and seats them; each player listens on the
-table's WebSocket and, whenever a message offers it moves, submits the first one over HTTP
-with the next move number. A finished table is replaced by a new one. Reports moves
-acknowledged per second, the server's CPU time per move (from /proc), moves per second per
-core of server CPU, and the time from submit to acknowledgement (p50, p95, p99).
+table's WebSocket and, whenever a message offers it moves, submits the first one with the
+next move number: on the same socket (`--via socket`, the default) or as an HTTP request. A
+finished table is replaced by a new one. Reports moves acknowledged per second, the server's
+CPU time per move (from /proc), moves per second per core of server CPU, and the time from
+submit to acknowledgement (p50, p95, p99).
 """
 
 from __future__ import annotations
@@ -62,7 +63,13 @@ class Player:
 
 
 async def play_tables(
-    base: str, port: int, players: list[Player], game: str, stop: float, latencies: list[float]
+    base: str,
+    port: int,
+    players: list[Player],
+    game: str,
+    stop: float,
+    latencies: list[float],
+    via: str,
 ) -> int:
     """Two players at one table after another until `stop`; returns moves acknowledged."""
     host, guest = players
@@ -76,7 +83,7 @@ async def play_tables(
         await host.post(f"/api/tables/{table_id}/start")
         done = asyncio.Event()
         counts = await asyncio.gather(
-            *(seat_loop(p, port, table_id, stop, latencies, done) for p in players)
+            *(seat_loop(p, port, table_id, stop, latencies, done, via) for p in players)
         )
         acked += sum(counts)
     return acked
@@ -89,8 +96,10 @@ async def seat_loop(
     stop: float,
     latencies: list[float],
     done: asyncio.Event,
+    via: str,
 ) -> int:
     acked = 0
+    started = 0.0
     url = f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws"
     async with websockets.connect(url, additional_headers={"Cookie": player.cookie}) as ws:
         while time.monotonic() < stop and not done.is_set():
@@ -101,10 +110,17 @@ async def seat_loop(
             if message.get("over"):
                 done.set()
                 break
+            if message.get("kind") == "ack":
+                latencies.append(time.perf_counter() - started)
+                acked += 1
+                continue
             if not message.get("legal"):
                 continue
             body = {"move": message["move"] + 1, "action": message["legal"][0]}
             started = time.perf_counter()
+            if via == "socket":
+                await ws.send(json.dumps({"kind": "move", **body}))
+                continue
             reply = await player.post(f"/api/tables/{table_id}/moves", body)
             if reply.status_code == 200:
                 latencies.append(time.perf_counter() - started)
@@ -143,7 +159,9 @@ async def run(args: argparse.Namespace) -> None:
         stop = started + args.seconds
         counts = await asyncio.gather(
             *(
-                play_tables(base, port, players[2 * t : 2 * t + 2], args.game, stop, latencies)
+                play_tables(
+                    base, port, players[2 * t : 2 * t + 2], args.game, stop, latencies, args.via
+                )
                 for t in range(args.tables)
             )
         )
@@ -161,7 +179,7 @@ async def run(args: argparse.Namespace) -> None:
     store = "PostgreSQL" if args.database_url else "SQLite (WAL, synchronous=FULL)"
     print(
         f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
-        f"{args.seconds:g} s, {store}"
+        f"{args.seconds:g} s, {store}, moves via {args.via}"
     )
     print()
     print(
@@ -181,6 +199,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--game", default="topiary")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--via", choices=("socket", "http"), default="socket")
     asyncio.run(run(parser.parse_args()))
 
 
