@@ -32,6 +32,19 @@ def new_table(
     return table_id, host, other
 
 
+def play_first_moves(table_id: int, seats: dict[int, Client], moves: int) -> None:
+    """Whoever is to move plays their first legal action, `moves` times."""
+    watcher = next(iter(seats.values()))
+    for _ in range(moves):
+        mover = seats[watcher.table(table_id)["game_state"]["to_move"]]
+        mine = mover.table(table_id)["game_state"]
+        reply = mover.post(
+            f"/api/tables/{table_id}/moves",
+            json={"move": mine["move"] + 1, "action": mine["legal"][0]},
+        )
+        assert reply.status_code == 200, reply.text
+
+
 def twin(server: Server, client: Client) -> Client:
     """A second browser signed in as the same person."""
     copy = server.client()
@@ -183,14 +196,7 @@ class Truth:
 
 def test_a_reconnecting_client_resyncs_from_the_last_move_it_saw(server: Server):
     table_id, host, other = new_table(server)
-    for _ in range(3):
-        state = host.table(table_id)["game_state"]
-        mover = host if state["to_move"] == 0 else other
-        mine = mover.table(table_id)["game_state"]
-        mover.post(
-            f"/api/tables/{table_id}/moves",
-            json={"move": mine["move"] + 1, "action": mine["legal"][0]},
-        )
+    play_first_moves(table_id, {0: host, 1: other}, 3)
     with socket_to(server, host, table_id, since=1) as ws:
         sync = json.loads(ws.recv(timeout=10))
     assert sync["move"] == 3
@@ -211,14 +217,7 @@ def test_views_served_match_what_the_engine_lets_each_seat_know(server: Server, 
     seat, so the games' own secrecy tests (views of states that differ only in hidden data)
     cover the server too; and the seed is in nothing served."""
     table_id, host, other = new_table(server, game_id, bot=None)
-    for _ in range(4):
-        state = host.table(table_id)["game_state"]
-        mover = host if state["to_move"] == 0 else other
-        mine = mover.table(table_id)["game_state"]
-        mover.post(
-            f"/api/tables/{table_id}/moves",
-            json={"move": mine["move"] + 1, "action": mine["legal"][0]},
-        )
+    play_first_moves(table_id, {0: host, 1: other}, 4)
     served = {
         0: host.table(table_id),
         1: other.table(table_id),
