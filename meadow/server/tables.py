@@ -175,7 +175,8 @@ class Tables:
             s.commit()
             return table.id
 
-    def join(self, table_id: int, user: User, invite: str | None = None) -> int:
+    def join(self, table_id: int, user: User) -> int:
+        """Seat a person at the first free seat for a person of an open table."""
         live = self.get(table_id)
         with live.lock:
             if live.status != "open":
