@@ -248,9 +248,10 @@ class Tables:
         expected: int,
         text: str,
         note: str | None = None,
-    ) -> dict[str, Any]:
-        """Apply one move for `seat` if `expected` is the next move number; returns what
-        the mover is told.
+    ) -> tuple[State, Entry]:
+        """Apply one move for `seat` if `expected` is the next move number; returns the
+        state after it (never changed again: later moves apply to copies) and its log line,
+        for a caller that answers the mover with more than an acknowledgement.
 
         Raises:
             ApiError: 409 for a stale or repeated move number or a table not running,
@@ -278,17 +279,17 @@ class Tables:
             final = after if after.is_over else None
             self._commit_line(live, expected, seat, str(action), note, final)
             live.state = after
-            self._remember(live, Entry(expected, seat, str(action), events, note))
+            entry = Entry(expected, seat, str(action), events, note)
+            self._remember(live, entry)
             for listener in live.listeners:
                 listener.send(
                     outbound.move_message(
                         after, listener.seat, expected, seat, str(action), events, note
                     )
                 )
-            reply = outbound.move_message(after, seat, expected, seat, str(action), events, note)
         self._schedule_bot(live)
         self._notify(live)
-        return reply
+        return after, entry
 
     def _notify(self, live: LiveTable) -> None:
         """Async tables: tell the person whose move it now is, if they asked for e-mail."""

@@ -167,7 +167,11 @@ def submit_move(
 ) -> dict[str, Any]:
     """Play one move. `move` must be the next move number: a stale or repeated submission
     gets 409 with the current number and is never applied twice."""
-    return hub.submit(table_id, _playing_seat(hub, table_id, user), body.move, body.action)
+    seat = _playing_seat(hub, table_id, user)
+    after, line = hub.submit(table_id, seat, body.move, body.action)
+    return outbound.move_message(
+        after, seat, line.number, seat, line.action, line.events, line.note
+    )
 
 
 def _playing_seat(hub: Tables, table_id: int, user: User) -> int:
