@@ -6,11 +6,13 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -24,6 +26,9 @@ from meadow.server.tables import Tables
 from meadow.store import Database
 
 log = logging.getLogger("meadow.server")
+
+# The browser interface: static ES modules, SVG and CSS, served as they are (no build step).
+WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 def create_app(config: Settings | None = None) -> FastAPI:
@@ -54,6 +59,8 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.state.login_limit = RateLimit(config.login_attempts_per_minute)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    # Last, so every /api route is matched before the pages.
+    app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     _handle_errors(app)
     return app

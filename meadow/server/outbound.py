@@ -6,9 +6,10 @@ an unknown kind is an error, never a pass-through."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from meadow.core.actions import Event
+from meadow.core.actions import Action, Event
 from meadow.core.game import State
 
 KINDS = frozenset({"sync", "move", "undo", "seat", "ack", "error"})
@@ -21,18 +22,28 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
 
 
 def position(state: State, seat: int | None, moves_made: int) -> dict[str, Any]:
-    """Where the game stands for `seat`: its view, whose turn, and its own choices."""
+    """Where the game stands for `seat`: its view, whose turn, and its own choices, both in
+    notation (`legal`) and structured (`choices`, what a page needs to offer them as clicks)."""
     mine = seat is not None and state.to_move == seat
+    legal = state.legal_actions() if mine else []
     data: dict[str, Any] = {
         "move": moves_made,
         "to_move": state.to_move,
         "over": state.is_over,
         "view": state.view(seat),
-        "legal": [str(a) for a in state.legal_actions()] if mine else [],
+        "legal": [str(a) for a in legal],
+        "choices": [_choice(a) for a in legal],
     }
     if state.is_over:
         data["result"] = state.result().to_json()
     return data
+
+
+@lru_cache(maxsize=65536)
+def _choice(action: Action) -> dict[str, Any]:
+    # Actions are frozen values and the same few recur move after move: build each form once.
+    # Callers only serialise the result, never change it.
+    return action.to_json()
 
 
 def move_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:

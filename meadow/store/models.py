@@ -29,6 +29,8 @@ class User(Base):
     password_hash: Mapped[str | None] = mapped_column(String(200))  # None: a guest
     email: Mapped[str | None] = mapped_column(String(200))  # for "your turn" notices
     notify: Mapped[bool] = mapped_column(default=False)
+    # How the browser shows things to this person (`server.routers.accounts.Display`).
+    settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import secrets
+from typing import Literal
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session as DbSession
 
@@ -26,12 +27,28 @@ class Credentials(BaseModel):
     password: str = Field(max_length=200)
 
 
+class Display(BaseModel, extra="forbid"):
+    """How the browser shows the games to one person; every field has a default, so an
+    account that never chose sees the same as a visitor."""
+
+    language: Literal["en", "de"] = "en"
+    animations: bool = Field(True, description="Short animations when something changes.")
+    colourblind: bool = Field(False, description="Patterns and symbols besides colours.")
+    renature_scored_colour: bool = Field(
+        True, description="Renature: draw scored areas in a colour of their own."
+    )
+    renature_animals: Literal["faded", "hidden", "visible"] = Field(
+        "faded", description="Renature: how animals that no longer matter are drawn."
+    )
+
+
 class Me(BaseModel):
     name: str
     guest: bool
     csrf: str
     email: str | None = None
     notify: bool = False
+    settings: Display = Display()
 
 
 class Preferences(BaseModel):
@@ -133,6 +150,25 @@ def set_preferences(
     return _me(user, session.csrf)
 
 
+@router.put("/me/settings")
+def set_display(
+    body: Display,
+    request: Request,
+    user: User = Depends(signed_in),
+    s: DbSession = Depends(db_session),
+    w: DbSession = Depends(db_writer),
+) -> Me:
+    """How the browser shows things to you: language, animations, colour-blind help, and the
+    settings of single games."""
+    chosen = body.model_dump()
+    w.execute(update(User).where(User.id == user.id).values(settings=chosen))
+    w.commit()
+    user.settings = chosen
+    session = session_of(request, s)
+    assert session is not None
+    return _me(user, session.csrf)
+
+
 def _me(user: User, csrf: str) -> Me:
     return Me(
         name=user.name,
@@ -140,7 +176,17 @@ def _me(user: User, csrf: str) -> Me:
         csrf=csrf,
         email=user.email,
         notify=user.notify,
+        settings=_display(user.settings),
     )
+
+
+def _display(saved: dict[str, object] | None) -> Display:
+    # Settings saved by another server version may lack fields or hold retired ones: the
+    # defaults stand in rather than the page failing to load.
+    try:
+        return Display.model_validate(saved or {})
+    except ValidationError:
+        return Display()
 
 
 @router.post("/logout", status_code=204)

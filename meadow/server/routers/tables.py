@@ -92,6 +92,25 @@ def open_tables(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
     return [_summary(table) for table in found]
 
 
+@router.get("/tables/mine")
+def my_tables(
+    user: User = Depends(signed_in), s: DbSession = Depends(db_session)
+) -> list[dict[str, Any]]:
+    """Your tables, open, running and finished, the most recently active first."""
+    found = s.scalars(
+        select(Table)
+        .join(Seat)
+        .where(Seat.user_id == user.id)
+        .order_by(Table.updated_at.desc())
+        .limit(200)
+    ).all()
+    return [{**_summary(table), "your_seat": _seat_number(table, user.id)} for table in found]
+
+
+def _seat_number(table: Table, user_id: int) -> int | None:
+    return next((seat.number for seat in table.seats if seat.user_id == user_id), None)
+
+
 @router.get("/tables/{table_id}")
 def table_info(
     table_id: TableId,
@@ -242,8 +261,10 @@ def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) ->
         "step": step,
         "moves": len(record.actions),
         "action": record.actions[step - 1] if step else None,
+        "seat": live.standing[step - 1].seat if step else None,
         "events": outbound.move_events(live.standing[step - 1].events, None) if step else [],
         "view": state.view(None),
+        "result": state.result().to_json() if state.is_over else None,
     }
 
 

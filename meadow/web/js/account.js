@@ -1,0 +1,154 @@
+// Signing up, logging in, playing as a guest, and the profile: ratings and settings.
+
+import { api } from "./api.js";
+import { html } from "./draw.js";
+import { botName, t, LANGUAGES } from "./i18n.js";
+import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./app.js";
+
+export async function accountPage(mode) {
+  const name = html("input", { name: "name", autocomplete: "username", required: true });
+  const password = html("input", {
+    name: "password",
+    type: "password",
+    autocomplete: mode === "signup" ? "new-password" : "current-password",
+    required: true,
+  });
+  const form = html("form", { class: "card narrow" }, [
+    html("h1", {}, [t(mode === "signup" ? "account.signup" : "account.login")]),
+    html("label", {}, [t("account.name"), name]),
+    html("label", {}, [t("account.password"), password]),
+    html("button", { type: "submit", class: "primary" }, [
+      t(mode === "signup" ? "account.signup" : "account.login"),
+    ]),
+    html("p", { class: "hint" }, [t(mode === "signup" ? "account.name_rule" : "account.no_account")]),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { name: name.value, password: password.value };
+    try {
+      await signedIn(await api("POST", `/api/accounts/${mode}`, body));
+      go(afterSignIn());
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  const guest = html("button", { type: "button", class: "link", onclick: playAsGuest }, [
+    t("account.guest"),
+  ]);
+  return { nodes: [form, html("p", { class: "center" }, [guest])] };
+}
+
+// Back to where an invitation or a table link was leading, if anywhere.
+function afterSignIn() {
+  const wanted = sessionStorage.getItem("meadow-after-sign-in");
+  sessionStorage.removeItem("meadow-after-sign-in");
+  return wanted || "#/";
+}
+
+export function rememberWhereTo() {
+  sessionStorage.setItem("meadow-after-sign-in", location.hash);
+}
+
+async function playAsGuest() {
+  try {
+    await signedIn(await api("POST", "/api/accounts/guest"));
+    go(afterSignIn());
+  } catch (error) {
+    notice(problem(error));
+  }
+}
+
+export async function profilePage() {
+  const nodes = [
+    html("h1", {}, [t("profile.title", { name: session.me.name })]),
+    settingsForm(),
+    noticesForm(),
+    await ratingsTable(),
+  ];
+  return { nodes };
+}
+
+function choice(key, options, labelOf) {
+  const select = html(
+    "select",
+    { name: key },
+    options.map((value) =>
+      html("option", { value, selected: session.settings[key] === value }, [labelOf(value)]),
+    ),
+  );
+  select.addEventListener("change", () => change({ [key]: select.value }));
+  return html("label", {}, [t(`settings.${key}`), select]);
+}
+
+function toggle(key) {
+  const box = html("input", { type: "checkbox", name: key, checked: session.settings[key] });
+  box.addEventListener("change", () => change({ [key]: box.checked }));
+  return html("label", { class: "check" }, [box, t(`settings.${key}`)]);
+}
+
+async function change(changes) {
+  try {
+    await saveSettings(changes);
+    go("#/profile"); // drawn again, in the language just chosen
+  } catch (error) {
+    notice(problem(error));
+  }
+}
+
+function settingsForm() {
+  return html("section", { class: "card" }, [
+    html("h2", {}, [t("settings.title")]),
+    choice("language", LANGUAGES, (lang) => t(`language.${lang}`)),
+    toggle("animations"),
+    toggle("colourblind"),
+    html("h3", {}, [t("renature.title")]),
+    toggle("renature_scored_colour"),
+    choice("renature_animals", ["faded", "hidden", "visible"], (v) => t(`settings.animals.${v}`)),
+  ]);
+}
+
+function noticesForm() {
+  const email = html("input", { type: "email", name: "email", value: session.me.email || "" });
+  const notify = html("input", { type: "checkbox", name: "notify", checked: session.me.notify });
+  const form = html("form", { class: "card" }, [
+    html("h2", {}, [t("notices.title")]),
+    html("label", {}, [t("notices.email"), email]),
+    html("label", { class: "check" }, [notify, t("notices.notify")]),
+    html("button", { type: "submit" }, [t("notices.save")]),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const body = { email: email.value || null, notify: notify.checked };
+      session.me = await api("PUT", "/api/accounts/me", body);
+      notice(t("notices.saved"), "info");
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  return form;
+}
+
+async function ratingsTable() {
+  const rows = [];
+  for (const game of GAMES) {
+    const ratings = await api("GET", `/api/ratings/${game}`);
+    const mine = ratings.people.find((r) => r.name === session.me.name);
+    const bots = ratings.bots.map((r) => `${botName(r.bot)} ${r.rating}`).join(", ");
+    rows.push(
+      html("tr", {}, [
+        html("td", {}, [t(`${game}.title`)]),
+        html("td", {}, [mine ? String(mine.rating) : "–"]),
+        html("td", {}, [mine ? String(mine.games) : "0"]),
+        html("td", {}, [bots || "–"]),
+      ]),
+    );
+  }
+  return html("section", { class: "card" }, [
+    html("h2", {}, [t("ratings.title")]),
+    html("table", { class: "grid" }, [
+      html("tr", {}, ["game", "rating", "games", "bots"].map((k) => html("th", {}, [t(`ratings.${k}`)]))),
+      ...rows,
+    ]),
+  ]);
+}

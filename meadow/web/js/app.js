@@ -1,0 +1,146 @@
+// The page: who is signed in, the navigation, and which page the address shows.
+
+import { api, setCsrf } from "./api.js";
+import { html, patternDefs } from "./draw.js";
+import { t, useLanguage } from "./i18n.js";
+import { accountPage, profilePage } from "./account.js";
+import { lobbyPage, invitePage, turnsPage } from "./lobby.js";
+import { tablePage } from "./table.js";
+import { replayPage } from "./replay.js";
+
+export const GAMES = ["topiary", "harmonies", "renature", "mystic_vale"];
+
+const DEFAULT_SETTINGS = {
+  language: "en",
+  animations: true,
+  colourblind: false,
+  renature_scored_colour: true,
+  renature_animals: "faded",
+};
+
+// What every page may read: the person signed in (or null) and their settings.
+export const session = { me: null, settings: { ...DEFAULT_SETTINGS } };
+
+let leave = null; // the open page's clean-up (a table closes its socket)
+
+export async function signedIn(me) {
+  session.me = me;
+  setCsrf(me ? me.csrf : null);
+  session.settings = { ...DEFAULT_SETTINGS, ...(me ? me.settings : visitorSettings()) };
+  await useLanguage(session.settings.language, GAMES);
+  applySettings();
+}
+
+function visitorSettings() {
+  try {
+    return JSON.parse(localStorage.getItem("meadow-settings") || "{}");
+  } catch {
+    return {};
+  }
+}
+
+export async function saveSettings(changes) {
+  session.settings = { ...session.settings, ...changes };
+  if (session.me) {
+    const me = await api("PUT", "/api/accounts/me/settings", session.settings);
+    session.me = me;
+  } else {
+    localStorage.setItem("meadow-settings", JSON.stringify(session.settings));
+  }
+  await useLanguage(session.settings.language, GAMES);
+  applySettings();
+}
+
+function applySettings() {
+  const root = document.documentElement;
+  root.classList.toggle("no-animations", !session.settings.animations);
+  root.classList.toggle("colourblind", session.settings.colourblind);
+}
+
+export function notice(message, kind = "error") {
+  const box = document.getElementById("notice");
+  box.textContent = message;
+  box.className = `notice ${kind}`;
+  box.hidden = false;
+  clearTimeout(notice.timer);
+  notice.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+// The sentence to show for a refused request: the server's own, else one of ours.
+export function problem(error) {
+  if (error && error.message && error.status) return error.message;
+  if (error && error.status === 0) return t("error.offline");
+  return t("error.unknown");
+}
+
+export function go(address) {
+  if (location.hash === address) route();
+  else location.hash = address;
+}
+
+function drawNav() {
+  const nav = document.getElementById("nav");
+  const link = (href, key) => html("a", { href }, [t(key)]);
+  const items = session.me
+    ? [
+        link("#/", "nav.lobby"),
+        link("#/turns", "nav.turns"),
+        link("#/profile", "nav.profile"),
+        html("span", { class: "who" }, [session.me.name]),
+        html("button", { type: "button", class: "link", onclick: logOut }, [t("nav.logout")]),
+      ]
+    : [link("#/login", "nav.login"), link("#/signup", "nav.signup")];
+  nav.replaceChildren(...items);
+  document.title = t("site.title");
+}
+
+async function logOut() {
+  await api("POST", "/api/accounts/logout").catch(() => null);
+  await signedIn(null);
+  go("#/login");
+}
+
+const ROUTES = [
+  [/^#\/login$/, () => accountPage("login")],
+  [/^#\/signup$/, () => accountPage("signup")],
+  [/^#\/turns$/, () => turnsPage()],
+  [/^#\/profile$/, () => profilePage()],
+  [/^#\/table\/(\d+)$/, (m) => tablePage(Number(m[1]))],
+  [/^#\/replay\/(\d+)$/, (m) => replayPage(Number(m[1]))],
+  [/^#\/invite\/([\w-]+)$/, (m) => invitePage(m[1])],
+  [/^#?\/?$/, () => lobbyPage()],
+];
+
+export async function route() {
+  if (leave) leave();
+  leave = null;
+  drawNav();
+  const page = document.getElementById("page");
+  const address = location.hash || "#/";
+  const needsAccount = !/^#\/(login|signup|table|replay|invite)/.test(address);
+  if (needsAccount && !session.me) {
+    page.replaceChildren(...(await accountPage("login")).nodes);
+    return;
+  }
+  for (const [pattern, open] of ROUTES) {
+    const match = address.match(pattern);
+    if (match) {
+      const shown = await open(match);
+      page.replaceChildren(...shown.nodes);
+      leave = shown.leave || null;
+      return;
+    }
+  }
+  page.replaceChildren(html("p", {}, [t("error.no_page")]));
+}
+
+async function start() {
+  document.body.append(patternDefs());
+  const me = await api("GET", "/api/accounts/me").catch(() => null);
+  await signedIn(me);
+  window.addEventListener("hashchange", route);
+  await route();
+  document.body.dataset.ready = "true";
+}
+
+start();

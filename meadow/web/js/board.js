@@ -1,0 +1,84 @@
+// What the live table and the replay share: a game's module, its log lines and the result.
+
+import { html, seatColour, seatSymbol } from "./draw.js";
+import { botName, has, t } from "./i18n.js";
+
+const modules = {};
+
+export async function loadModule(game) {
+  if (!modules[game]) {
+    modules[game] = await import(`/games/${game}.js`);
+    const style = await fetch(`/games/${game}.css`, { method: "HEAD" });
+    if (style.ok) {
+      document.head.append(html("link", { rel: "stylesheet", href: `/games/${game}.css` }));
+    }
+  }
+  return modules[game];
+}
+
+export function seatName(ctx, seat) {
+  if (seat === null || seat === undefined) return t("log.nobody");
+  const player = ctx.players[seat];
+  if (!player) return t("log.seat", { n: seat + 1 });
+  return player.name || (player.bot ? botName(player.bot) : t("log.seat", { n: seat + 1 }));
+}
+
+// One line of the move log; the mouse over it lights the spots its events name.
+export function logLine(module, ctx, line, board) {
+  const texts = line.events.map((event) => module.describe(event, ctx)).filter(Boolean);
+  const spots = line.events.flatMap((event) => module.spots(event, ctx) || []);
+  const item = html(
+    "li",
+    {
+      class: line.undone ? "undone" : null,
+      value: line.number,
+      "data-number": line.number,
+      style: line.seat === null ? null : `--seat: ${seatColour(line.seat)}`,
+    },
+    [
+      html("span", { class: "who" }, [
+        line.seat === null ? "" : `${seatSymbol(line.seat)} ${seatName(ctx, line.seat)}`,
+      ]),
+      html("span", { class: "what" }, [texts.join(" · ") || t("log.nothing_shown")]),
+      line.note ? html("span", { class: "note" }, [t("log.note", { note: line.note })]) : null,
+    ],
+  );
+  const light = (on) => {
+    for (const spot of spots) {
+      for (const node of board.querySelectorAll(`[data-spot="${CSS.escape(spot)}"]`)) {
+        node.classList.toggle("spotlight", on);
+      }
+    }
+  };
+  item.addEventListener("mouseenter", () => light(true));
+  item.addEventListener("mouseleave", () => light(false));
+  return item;
+}
+
+// The final scores: place, seat, points and the game's own breakdown.
+export function resultPanel(module, ctx) {
+  const result = ctx.result;
+  const keys = [...new Set(result.breakdown.flatMap((b) => Object.keys(b)))];
+  const label = (key) => (has(`score.${key}`, ctx.game) ? ctx.t(`score.${key}`) : key);
+  const head = html("tr", {}, [
+    html("th", {}, [t("result.place")]),
+    html("th", {}, [t("result.player")]),
+    ...keys.map((key) => html("th", {}, [label(key)])),
+    html("th", {}, [t("result.total")]),
+  ]);
+  const order = result.ranking.flat();
+  const rows = order.map((seat) =>
+    html("tr", { "data-seat": seat, class: seat === ctx.seat ? "mine" : null }, [
+      html("td", {}, [String(result.places[seat])]),
+      html("td", {}, [`${seatSymbol(seat)} ${seatName(ctx, seat)}`]),
+      ...keys.map((key) => html("td", {}, [String(result.breakdown[seat][key] ?? "")])),
+      html("td", { class: "total" }, [String(result.scores[seat])]),
+    ]),
+  );
+  const details = module.scoring ? module.scoring(ctx) : null;
+  return html("section", { class: "result card" }, [
+    html("h2", {}, [t("result.title")]),
+    html("table", { class: "grid scores" }, [head, ...rows]),
+    details,
+  ]);
+}

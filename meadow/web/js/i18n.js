@@ -1,0 +1,72 @@
+// Every word on the page comes from i18n/<language>/*.json: app.json for the page, <game>.json
+// for each game. A missing key shows as the key itself and is reported in the console, so
+// the tests catch it.
+
+export const LANGUAGES = ["en", "de"];
+const loaded = {}; // "en/app" -> {key: text}
+let language = "en";
+
+async function load(lang, file) {
+  const name = `${lang}/${file}`;
+  if (!loaded[name]) {
+    const response = await fetch(`/i18n/${name}.json`);
+    loaded[name] = response.ok ? await response.json() : {};
+  }
+  return loaded[name];
+}
+
+export async function useLanguage(lang, games = []) {
+  language = LANGUAGES.includes(lang) ? lang : "en";
+  document.documentElement.lang = language;
+  await Promise.all([load(language, "app"), ...games.map((g) => load(language, g))]);
+}
+
+export function currentLanguage() {
+  return language;
+}
+
+function fillIn(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    params && params[name] !== undefined ? String(params[name]) : whole,
+  );
+}
+
+function lookup(file, key) {
+  const table = loaded[`${language}/${file}`];
+  return table && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+// A page string, or a game's ("topiary.title") when the key starts with a game's id.
+export function t(key, params) {
+  let text = lookup("app", key);
+  if (text === undefined) {
+    const dot = key.indexOf(".");
+    if (dot > 0) text = lookup(key.slice(0, dot), key.slice(dot + 1));
+  }
+  if (text === undefined) {
+    console.error(`missing translation: ${language} ${key}`);
+    return key;
+  }
+  return fillIn(text, params);
+}
+
+// A translator for one game: the game's own file first, then the page's strings.
+export function gameT(game) {
+  return (key, params) => {
+    const text = lookup(game, key);
+    return text === undefined ? t(key, params) : fillIn(text, params);
+  };
+}
+
+export async function loadGame(game) {
+  await load(language, game);
+}
+
+export function has(key, game) {
+  return (game && lookup(game, key) !== undefined) || lookup("app", key) !== undefined;
+}
+
+// A bot's name as people read it: the levels are translated, other bot names shown as they are.
+export function botName(bot) {
+  return has(`bot.${bot}`) ? t(`bot.${bot}`) : bot;
+}

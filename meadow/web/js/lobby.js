@@ -1,0 +1,218 @@
+// The lobby (open tables, your tables, a new table), invitations and the "your turn" list.
+
+import { api } from "./api.js";
+import { html } from "./draw.js";
+import { botName, t } from "./i18n.js";
+import { go, notice, problem, session } from "./app.js";
+import { rememberWhereTo } from "./account.js";
+
+const LEVELS = ["easy", "medium", "hard"];
+
+export async function lobbyPage() {
+  const [games, open, mine] = await Promise.all([
+    api("GET", "/api/games"),
+    api("GET", "/api/tables"),
+    api("GET", "/api/tables/mine"),
+  ]);
+  return {
+    nodes: [
+      html("div", { class: "columns" }, [
+        newTableForm(games),
+        html("div", {}, [tableList("lobby.open", open, joinButton), tableList("lobby.mine", mine, openLink)]),
+      ]),
+    ],
+  };
+}
+
+export function seatNames(table) {
+  return table.seats
+    .map((seat) => seat.person || (seat.bot ? botName(seat.bot) : t("lobby.free_seat")))
+    .join(", ");
+}
+
+function tableList(titleKey, tables, action) {
+  const rows = tables.map((table) =>
+    html("tr", { "data-table": table.id }, [
+      html("td", {}, [t(`${table.game}.title`)]),
+      html("td", {}, [seatNames(table)]),
+      html("td", {}, [t(`status.${table.status}`)]),
+      html("td", {}, [action(table)]),
+    ]),
+  );
+  return html("section", { class: "card" }, [
+    html("h2", {}, [t(titleKey)]),
+    rows.length ? html("table", { class: "grid" }, rows) : html("p", { class: "hint" }, [t("lobby.none")]),
+  ]);
+}
+
+function joinButton(table) {
+  const button = html("button", { type: "button" }, [t("lobby.join")]);
+  button.addEventListener("click", async () => {
+    try {
+      await api("POST", `/api/tables/${table.id}/join`);
+      go(`#/table/${table.id}`);
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  return button;
+}
+
+function openLink(table) {
+  if (table.status === "finished") {
+    return html("a", { href: `#/replay/${table.id}` }, [t("lobby.replay")]);
+  }
+  return html("a", { href: `#/table/${table.id}` }, [t("lobby.to_table")]);
+}
+
+function optionField(game, option) {
+  const label = t(`${game}.option.${option.name}`);
+  const help = html("small", { class: "hint" }, [t(`${game}.option.${option.name}.help`)]);
+  if (option.type === "boolean") {
+    const box = html("input", { type: "checkbox", name: option.name, checked: option.default });
+    return { read: () => box.checked, node: html("label", { class: "check" }, [box, label, help]) };
+  }
+  const select = html(
+    "select",
+    { name: option.name },
+    option.choices.map((value) =>
+      html("option", { value, selected: value === option.default }, [
+        t(`${game}.option.${option.name}.${value}`),
+      ]),
+    ),
+  );
+  return { read: () => select.value, node: html("label", {}, [label, select, help]) };
+}
+
+function seatField(number) {
+  const select = html("select", { name: `seat${number}` }, [
+    ...LEVELS.map((level) => html("option", { value: level }, [botName(level)])),
+    html("option", { value: "" }, [t("lobby.person")]),
+  ]);
+  return { read: () => select.value || null, node: html("label", {}, [t("lobby.seat", { n: number + 1 }), select]) };
+}
+
+function newTableForm(games) {
+  const gameSelect = html(
+    "select",
+    { name: "game" },
+    games.map((g) => html("option", { value: g.id }, [t(`${g.id}.title`)])),
+  );
+  const playerSelect = html("select", { name: "players" });
+  const mode = html("select", { name: "mode" }, [
+    html("option", { value: "live" }, [t("lobby.live")]),
+    html("option", { value: "async" }, [t("lobby.async")]),
+  ]);
+  const moveSeconds = html("input", { type: "number", name: "move_seconds", min: 10, max: 86400 * 7, placeholder: t("lobby.no_clock") });
+  const options = html("div", { class: "options" });
+  const seats = html("div", { class: "seats" });
+  let optionFields = [];
+  let seatFields = [];
+
+  const drawSeats = () => {
+    const players = Number(playerSelect.value);
+    seatFields = Array.from({ length: players - 1 }, (_, i) => seatField(i + 1));
+    seats.replaceChildren(
+      html("label", {}, [t("lobby.seat", { n: 1 }), html("span", {}, [session.me.name])]),
+      ...seatFields.map((f) => f.node),
+    );
+  };
+  const drawGame = () => {
+    const game = games.find((g) => g.id === gameSelect.value);
+    playerSelect.replaceChildren(
+      ...game.players.map((n) => html("option", { value: n, selected: n === 2 }, [String(n)])),
+    );
+    optionFields = game.options.map((option) => [option.name, optionField(game.id, option)]);
+    options.replaceChildren(...optionFields.map(([, f]) => f.node));
+    drawSeats();
+  };
+  gameSelect.addEventListener("change", drawGame);
+  playerSelect.addEventListener("change", drawSeats);
+  drawGame();
+
+  const form = html("form", { class: "card", id: "new-table" }, [
+    html("h2", {}, [t("lobby.new")]),
+    html("label", {}, [t("lobby.game"), gameSelect]),
+    html("label", {}, [t("lobby.players"), playerSelect]),
+    seats,
+    options,
+    html("label", {}, [t("lobby.mode"), mode]),
+    html("label", {}, [t("lobby.move_seconds"), moveSeconds]),
+    html("button", { type: "submit", class: "primary" }, [t("lobby.create")]),
+  ]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const chosenSeats = [null, ...seatFields.map((f) => f.read())];
+    const body = {
+      game: gameSelect.value,
+      players: Number(playerSelect.value),
+      options: Object.fromEntries(optionFields.map(([name, f]) => [name, f.read()])),
+      seats: chosenSeats,
+      mode: mode.value,
+    };
+    if (moveSeconds.value) body.move_seconds = Number(moveSeconds.value);
+    try {
+      const created = await api("POST", "/api/tables", body);
+      // A table of the host and bots only has no one to wait for.
+      if (chosenSeats.filter((s) => s === null).length === 1) {
+        await api("POST", `/api/tables/${created.id}/start`);
+      }
+      go(`#/table/${created.id}`);
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  return form;
+}
+
+export async function invitePage(code) {
+  let table;
+  try {
+    table = await api("GET", `/api/invites/${code}`);
+  } catch (error) {
+    return { nodes: [html("p", { class: "card" }, [problem(error)])] };
+  }
+  const join = html("button", { type: "button", class: "primary" }, [t("invite.join")]);
+  join.addEventListener("click", async () => {
+    if (!session.me) {
+      rememberWhereTo();
+      go("#/signup");
+      return;
+    }
+    try {
+      await api("POST", `/api/invites/${code}/join`);
+      go(`#/table/${table.id}`);
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  return {
+    nodes: [
+      html("section", { class: "card narrow" }, [
+        html("h1", {}, [t("invite.title", { game: t(`${table.game}.title`) })]),
+        html("p", {}, [seatNames(table)]),
+        join,
+      ]),
+    ],
+  };
+}
+
+export async function turnsPage() {
+  const waiting = await api("GET", "/api/turns");
+  const rows = waiting.map((table) =>
+    html("tr", { "data-table": table.id }, [
+      html("td", {}, [t(`${table.game}.title`)]),
+      html("td", {}, [seatNames(table)]),
+      html("td", {}, [new Date(table.since).toLocaleString(document.documentElement.lang)]),
+      html("td", {}, [html("a", { href: `#/table/${table.id}` }, [t("turns.play")])]),
+    ]),
+  );
+  return {
+    nodes: [
+      html("section", { class: "card" }, [
+        html("h1", {}, [t("turns.title")]),
+        rows.length ? html("table", { class: "grid" }, rows) : html("p", { class: "hint" }, [t("turns.none")]),
+      ]),
+    ],
+  };
+}

@@ -1,0 +1,87 @@
+// Step through a finished game, as everyone may now see it.
+
+import { api } from "./api.js";
+import * as draw from "./draw.js";
+import { gameT, t } from "./i18n.js";
+import { problem, session } from "./app.js";
+import { loadModule, logLine, resultPanel } from "./board.js";
+
+const { html } = draw;
+
+export async function replayPage(id) {
+  let info;
+  let first;
+  try {
+    info = await api("GET", `/api/tables/${id}`);
+    first = await api("GET", `/api/tables/${id}/replay/0`);
+  } catch (error) {
+    return { nodes: [html("p", { class: "card" }, [problem(error)])] };
+  }
+  const module = await loadModule(info.game);
+  const root = html("div", { class: `table replay game-${info.game}`, "data-table": id });
+  const players = info.seats.map((s) => ({ name: s.person, bot: s.bot }));
+  const last = first.moves;
+  let step = last;
+
+  const show = async (wanted) => {
+    step = Math.max(0, Math.min(last, wanted));
+    let shown;
+    try {
+      shown = await api("GET", `/api/tables/${id}/replay/${step}`);
+    } catch (error) {
+      root.replaceChildren(html("p", { class: "card" }, [problem(error)]));
+      return;
+    }
+    const ctx = {
+      game: info.game,
+      view: shown.view,
+      seat: null,
+      players,
+      choices: [],
+      result: shown.result,
+      t: gameT(info.game),
+      settings: session.settings,
+      draw,
+    };
+    const board = html("div", { class: "board" });
+    module.render(board, ctx);
+    const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;
+    root.dataset.step = step;
+    root.replaceChildren(
+      html("header", { class: "table-head" }, [
+        html("h1", {}, [t("replay.title", { game: t(`${info.game}.title`) })]),
+      ]),
+      controls(step, last, show),
+      html("div", { class: "play" }, [
+        board,
+        html("aside", { class: "side" }, [
+          line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
+          shown.result ? resultPanel(module, ctx) : null,
+          html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),
+        ]),
+      ]),
+    );
+  };
+  const keys = (event) => {
+    if (event.key === "ArrowRight") show(step + 1);
+    if (event.key === "ArrowLeft") show(step - 1);
+  };
+  document.addEventListener("keydown", keys);
+  await show(step);
+  return { nodes: [root], leave: () => document.removeEventListener("keydown", keys) };
+}
+
+function controls(step, last, show) {
+  const button = (key, to) =>
+    html("button", { type: "button", class: `step-${key}`, disabled: to === step || to < 0 || to > last, onclick: () => show(to) }, [t(`replay.${key}`)]);
+  const slider = html("input", { type: "range", min: 0, max: last, value: step, "aria-label": t("replay.step_label") });
+  slider.addEventListener("change", () => show(Number(slider.value)));
+  return html("div", { class: "replay-controls" }, [
+    button("first", 0),
+    button("back", step - 1),
+    html("span", { class: "step" }, [t("replay.step", { step, last })]),
+    button("next", step + 1),
+    button("last", last),
+    slider,
+  ]);
+}

@@ -1,0 +1,354 @@
+// A table: the waiting room before the start, then the game as this seat sees it, live.
+
+import { api, socketUrl } from "./api.js";
+import * as draw from "./draw.js";
+import { botName, gameT, t } from "./i18n.js";
+import { go, notice, problem, session } from "./app.js";
+import { chosen, nextKeys, planPaths } from "./choose.js";
+import { rememberWhereTo } from "./account.js";
+import { resultPanel, logLine, loadModule } from "./board.js";
+
+const { html } = draw;
+
+export async function tablePage(id) {
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${id}`);
+  } catch (error) {
+    return { nodes: [html("p", { class: "card" }, [problem(error)])] };
+  }
+  if (info.status === "finished") {
+    go(`#/replay/${id}`);
+    return { nodes: [] };
+  }
+  const table = new LiveTable(info, await loadModule(info.game));
+  return { nodes: [table.root], leave: () => table.close() };
+}
+
+class LiveTable {
+  constructor(info, module) {
+    this.info = info;
+    this.module = module;
+    this.seat = info.your_seat;
+    this.lines = []; // the move log as this seat may read it
+    this.position = null;
+    this.picked = [];
+    this.planned = [];
+    this.fresh = [];
+    this.closed = false;
+    this.retries = 0;
+    this.root = html("div", { class: `table game-${info.game}`, "data-table": info.id });
+    this.draw();
+    this.connect(0);
+  }
+
+  close() {
+    this.closed = true;
+    if (this.socket) this.socket.close();
+    banner(false);
+  }
+
+  // -- the connection --------------------------------------------------------------------
+
+  connect(since) {
+    const socket = new WebSocket(socketUrl(`/api/tables/${this.info.id}/ws?since=${since}`));
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retries = 0;
+      banner(false);
+    };
+    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onclose = () => {
+      if (this.closed || socket !== this.socket) return;
+      banner(true);
+      const wait = Math.min(8000, 500 * 2 ** this.retries++);
+      setTimeout(() => !this.closed && this.connect(this.lastNumber()), wait);
+    };
+  }
+
+  lastNumber() {
+    return this.lines.length ? this.lines[this.lines.length - 1].number : 0;
+  }
+
+  receive(message) {
+    if (message.kind === "sync") this.onSync(message);
+    else if (message.kind === "move") this.onMove(message);
+    else if (message.kind === "undo") this.onUndo(message);
+    else if (message.kind === "seat") this.refreshSeats();
+    else if (message.kind === "error") this.refused(message.error);
+  }
+
+  onSync(message) {
+    if (message.status !== this.info.status) {
+      // The table started (or ended) since the page was drawn: seats and view change.
+      go(`#/table/${this.info.id}`);
+      return;
+    }
+    const known = this.lastNumber();
+    for (const line of message.moves) if (line.number > known) this.addLine(line);
+    if (message.view !== undefined) this.setPosition(message);
+    this.draw();
+  }
+
+  onMove(message) {
+    if (message.number <= this.lastNumber()) return;
+    const { number, seat, events, action, note } = message;
+    this.addLine({ number, seat, events, action, note });
+    this.fresh = events.flatMap((event) => this.module.spots(event, this.ctx()) || []);
+    this.setPosition(message);
+    this.draw();
+  }
+
+  onUndo(message) {
+    this.addLine({ number: message.number, seat: message.seat, undoes: message.undoes });
+    this.setPosition(message);
+    this.draw();
+  }
+
+  addLine(line) {
+    this.lines.push(line);
+    if (line.undoes !== undefined) {
+      const undone = this.lines.find((l) => l.number === line.undoes);
+      if (undone) undone.undone = true;
+    }
+  }
+
+  setPosition(message) {
+    this.position = message;
+    this.picked = [];
+    const choices = message.choices || [];
+    const { planned, conflicts } = planPaths(choices, (c) => this.module.path(c, this.ctx()));
+    for (const conflict of conflicts) console.error(`path conflict: ${conflict}`);
+    this.planned = planned;
+  }
+
+  async refreshSeats() {
+    this.info = { ...this.info, ...(await api("GET", `/api/tables/${this.info.id}`)) };
+    this.draw();
+  }
+
+  // -- playing ---------------------------------------------------------------------------
+
+  pick(key) {
+    const at = this.picked.indexOf(key);
+    if (at >= 0) {
+      this.picked = this.picked.slice(0, at); // clicking a picked key again goes back to it
+    } else {
+      this.picked = [...this.picked, key];
+      const action = chosen(this.planned, this.picked);
+      if (action) {
+        this.send({ kind: "move", move: this.position.move + 1, action: action.text });
+        this.planned = []; // nothing more to click until the server answers
+      }
+    }
+    this.draw();
+  }
+
+  undo() {
+    this.send({ kind: "undo", move: this.position.move + 1 });
+  }
+
+  async send(message) {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return;
+    }
+    const path = message.kind === "undo" ? "undo" : "moves";
+    const body = { move: message.move, ...(message.action ? { action: message.action } : {}) };
+    try {
+      await api("POST", `/api/tables/${this.info.id}/${path}`, body);
+    } catch (error) {
+      this.refused(problem(error));
+    }
+  }
+
+  refused(text) {
+    notice(t("table.refused", { reason: text }));
+    if (this.position) this.setPosition(this.position);
+    this.draw();
+  }
+
+  // -- drawing ---------------------------------------------------------------------------
+
+  ctx() {
+    const players = this.info.seats.map((s) => ({ name: s.person, bot: s.bot }));
+    const position = this.position || {};
+    return {
+      game: this.info.game,
+      view: position.view,
+      seat: this.seat,
+      players,
+      choices: position.choices || [],
+      result: position.result || null,
+      t: gameT(this.info.game),
+      settings: session.settings,
+      draw,
+    };
+  }
+
+  draw() {
+    const position = this.position;
+    const myTurn = Boolean(position && !position.over && position.to_move === this.seat);
+    Object.assign(this.root.dataset, {
+      status: this.info.status,
+      move: position ? position.move : 0,
+      myTurn,
+      over: Boolean(position && position.over),
+    });
+    const parts = [this.header(myTurn)];
+    if (this.info.status === "open") parts.push(this.waitingRoom());
+    else if (position) parts.push(this.playArea(myTurn));
+    this.root.replaceChildren(...parts);
+  }
+
+  header(myTurn) {
+    const position = this.position;
+    const seats = this.info.seats.map((s) =>
+      html(
+        "li",
+        {
+          class: position && position.to_move === s.seat ? "seat to-move" : "seat",
+          style: `--seat: ${draw.seatColour(s.seat)}`,
+        },
+        [
+          html("span", { class: "mark" }, [draw.seatSymbol(s.seat)]),
+          s.person || (s.bot ? botName(s.bot) : t("lobby.free_seat")),
+          s.seat === this.seat ? ` (${t("table.you")})` : "",
+        ],
+      ),
+    );
+    const status = !position
+      ? t("table.waiting")
+      : position.over
+        ? t("table.over")
+        : myTurn
+          ? t("table.your_turn")
+          : t("table.their_turn");
+    return html("header", { class: "table-head" }, [
+      html("h1", {}, [t(`${this.info.game}.title`)]),
+      html("ul", { class: "seats" }, seats),
+      html("p", { class: myTurn ? "status mine" : "status" }, [status]),
+    ]);
+  }
+
+  waitingRoom() {
+    const parts = [html("h2", {}, [t("table.waiting")])];
+    if (this.info.invite) {
+      const link = `${location.origin}/#/invite/${this.info.invite}`;
+      parts.push(html("p", {}, [t("table.invite"), " ", html("code", { class: "invite" }, [link])]));
+    }
+    if (this.seat === null && this.info.seats.some((s) => !s.person && !s.bot)) {
+      parts.push(this.button("table.join", async () => {
+        if (!session.me) return rememberWhereTo(), go("#/signup");
+        await api("POST", `/api/tables/${this.info.id}/join`);
+        go(`#/table/${this.info.id}`);
+      }));
+    }
+    if (this.seat !== null) {
+      parts.push(this.button("table.start", () => api("POST", `/api/tables/${this.info.id}/start`)));
+      parts.push(this.button("table.leave", async () => {
+        await api("POST", `/api/tables/${this.info.id}/leave`);
+        go("#/");
+      }));
+    }
+    return html("section", { class: "card waiting" }, parts);
+  }
+
+  button(key, act) {
+    const button = html("button", { type: "button" }, [t(key)]);
+    button.addEventListener("click", async () => {
+      try {
+        await act();
+      } catch (error) {
+        notice(problem(error));
+      }
+    });
+    return button;
+  }
+
+  playArea(myTurn) {
+    const ctx = this.ctx();
+    const board = html("div", { class: "board" });
+    this.module.render(board, ctx);
+    const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
+    markKeys(board, next, this.picked, (key) => this.pick(key));
+    if (this.fresh.length && session.settings.animations) markFresh(board, this.fresh);
+    this.fresh = [];
+    const side = html("aside", { class: "side" }, [
+      this.actionBar(ctx, next, myTurn),
+      this.position.over ? resultPanel(this.module, ctx) : null,
+      this.position.over
+        ? html("a", { href: `#/replay/${this.info.id}`, class: "replay-link" }, [t("table.replay")])
+        : null,
+      this.logList(ctx, board),
+    ]);
+    return html("div", { class: "play" }, [board, side]);
+  }
+
+  actionBar(ctx, next, myTurn) {
+    const buttons = [...next]
+      .filter((key) => key.startsWith("button:"))
+      .map((key) => {
+        const label = (this.module.label && this.module.label(key, ctx)) || ctx.t(`button.${key.slice(7)}`);
+        return html("button", { type: "button", class: "choosable", "data-key": key, onclick: () => this.pick(key) }, [label]);
+      });
+    if (this.picked.length) {
+      buttons.push(html("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, [t("table.cancel")]));
+    }
+    if (myTurn && this.mayTryUndo()) {
+      buttons.push(html("button", { type: "button", class: "undo", onclick: () => this.undo() }, [t("table.undo")]));
+    }
+    const prompt = myTurn ? t(this.picked.length ? "table.go_on" : "table.choose") : "";
+    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), ...buttons]);
+  }
+
+  cancel() {
+    this.picked = [];
+    this.draw();
+  }
+
+  // The server decides; the button is only offered after a move of ours that showed nothing.
+  mayTryUndo() {
+    const standing = this.lines.filter((l) => l.undoes === undefined && !l.undone);
+    const last = standing[standing.length - 1];
+    return Boolean(last && last.seat === this.seat && !last.events.some((e) => e.reveals));
+  }
+
+  logList(ctx, board) {
+    const items = this.lines
+      .filter((line) => line.undoes === undefined)
+      .map((line) => logLine(this.module, ctx, line, board));
+    const list = html("ol", { class: "log", reversed: true }, items.reverse());
+    return html("section", { class: "log-box" }, [html("h2", {}, [t("table.log")]), list]);
+  }
+}
+
+function markKeys(board, next, picked, pick) {
+  for (const node of board.querySelectorAll("[data-key]")) {
+    const key = node.dataset.key;
+    if (picked.includes(key)) node.classList.add("picked");
+    if (next.has(key)) {
+      node.classList.add("choosable");
+      node.addEventListener("click", (event) => {
+        event.stopPropagation();
+        pick(key);
+      });
+    } else if (picked.includes(key)) {
+      node.addEventListener("click", () => pick(key));
+    }
+  }
+}
+
+function markFresh(board, spots) {
+  for (const spot of spots) {
+    for (const node of board.querySelectorAll(`[data-spot="${CSS.escape(spot)}"]`)) {
+      node.classList.add("fresh");
+    }
+  }
+}
+
+function banner(shown) {
+  const box = document.getElementById("banner");
+  box.textContent = shown ? t("table.reconnecting") : "";
+  box.hidden = !shown;
+}

@@ -1,0 +1,140 @@
+"""A real `meadow serve` and Debian's Chromium driven by Playwright: what a player's browser
+does, click by click. Screenshots go to docs/screenshots when MEADOW_SCREENSHOTS=1 (to refresh
+the README's pictures), to a temporary folder otherwise."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.server.conftest import Server
+
+CHROMIUM = "/usr/bin/chromium"
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # Browser tests run on SQLite: the server suite covers PostgreSQL for the same API.
+    found = Server(tmp_path_factory.mktemp("web"), None, env={"MEADOW_BOT_WORKERS": "1"})
+    found.start()
+    yield found
+    found.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests, and there is no {CHROMIUM}")
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    if os.environ.get("MEADOW_SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return SCREENSHOTS
+    return tmp_path
+
+
+class Player:
+    """One person in one browser context: signs up, creates tables, clicks."""
+
+    def __init__(self, page: object, base: str) -> None:
+        self.page = page
+        self.base = base
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+
+    def _console(self, message: object) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def open(self, address: str = "#/") -> None:
+        self.page.goto(self.base + "/" + address)
+        self.page.wait_for_selector("body[data-ready=true]")
+
+    def sign_up(self, name: str, password: str = "correct horse") -> None:
+        self.open("#/signup")
+        self.page.fill("input[name=name]", name)
+        self.page.fill("input[name=password]", password)
+        self.page.click("form button[type=submit]")
+        self.page.wait_for_selector("#new-table")
+
+    def create_table(
+        self, game: str, seats: list[str], options: dict[str, str] | None = None
+    ) -> int:
+        """From the lobby's form: `seats` for seats 2.. ('easy', 'medium', 'hard' or '' for a
+        person). Returns the table's number once its page is open."""
+        self.open("#/")
+        self.page.select_option("#new-table select[name=game]", game)
+        self.page.select_option("#new-table select[name=players]", str(len(seats) + 1))
+        for number, seat in enumerate(seats, start=1):
+            self.page.select_option(f"#new-table select[name=seat{number}]", seat)
+        for name, value in (options or {}).items():
+            self.page.select_option(f"#new-table select[name={name}]", value)
+        self.page.click("#new-table button[type=submit]")
+        self.page.wait_for_selector(".table[data-table]")
+        return int(self.page.get_attribute(".table[data-table]", "data-table"))
+
+    def table_state(self) -> dict[str, str]:
+        return self.page.eval_on_selector(".table", "t => ({...t.dataset})")
+
+    def wait_for_turn_or_end(self, timeout: float = 60_000) -> bool:
+        """True when it is our move (something to click), False when the game is over."""
+        self.page.wait_for_function(
+            """() => {
+                const t = document.querySelector('.table');
+                return t && (t.dataset.over === 'true' ||
+                    (t.dataset.myTurn === 'true' && t.querySelector('.choosable')));
+            }""",
+            timeout=timeout,
+        )
+        return self.table_state()["over"] != "true"
+
+    def click_something(self, rng: random.Random) -> str:
+        """Click one of the highlighted things (on the board or in the action bar)."""
+        choosable = self.page.locator(".table .choosable")
+        pick = choosable.nth(rng.randrange(choosable.count()))
+        key = pick.get_attribute("data-key") or ""
+        pick.click(timeout=5000)
+        return key
+
+    def play_decision(self, rng: random.Random) -> None:
+        """Click highlighted things until the move is sent (the move number changes)."""
+        before = self.table_state()["move"]
+        for _ in range(12):
+            self.click_something(rng)
+            self.page.wait_for_function(
+                """([before]) => {
+                    const t = document.querySelector('.table');
+                    return t.dataset.move !== before || t.querySelector('.choosable') ||
+                        t.dataset.myTurn !== 'true';
+                }""",
+                arg=[before],
+            )
+            state = self.table_state()
+            if state["move"] != before or state["myTurn"] != "true":
+                return
+            if not self.page.locator(".table .picked").count():
+                return  # the move was sent; the page waits for the server's answer
+        raise AssertionError(f"twelve clicks and still no move at move {before}")
+
+
+@pytest.fixture
+def player(browser: object, server: Server) -> Iterator[Player]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    yield Player(context.new_page(), server.base)
+    context.close()

@@ -1,0 +1,48 @@
+"""For each game: a newcomer signs up, sets a table against a computer opponent from the
+lobby, and plays the whole game by clicking only what the page highlights; the final scores
+are then on the page, and the replay steps through the same game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from meadow import games
+from tests.web.conftest import Player
+
+# Enough decisions to reach the end of any of the four games against one opponent.
+MAX_DECISIONS = 600
+
+
+@pytest.mark.parametrize("game", games.ids())
+def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> None:
+    rng = random.Random(game)
+    player.sign_up(f"click-{game.replace('_', '-')}")
+    player.create_table(game, ["easy"])
+    player.wait_for_turn_or_end()
+    player.page.screenshot(path=str(shots / f"{game}-start.png"))
+    decisions = 0
+    while player.wait_for_turn_or_end():
+        player.play_decision(rng)
+        decisions += 1
+        if decisions == 12:
+            player.page.screenshot(path=str(shots / f"{game}-middle.png"))
+        assert decisions < MAX_DECISIONS, "the game did not end"
+    scores = player.page.locator(".result table.scores")
+    scores.wait_for()
+    player.page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
+    assert scores.locator("tr[data-seat]").count() == 2
+    final = scores.locator("td.total").all_inner_texts()
+    assert all(text.lstrip("-").isdigit() for text in final)
+    assert player.errors == []
+
+    # The replay ends where the game ended, and goes back to the set-up.
+    player.page.click(".replay-link")
+    player.page.wait_for_selector(".replay .result table.scores")
+    assert player.page.locator(".replay .result td.total").all_inner_texts() == final
+    player.page.click(".replay-controls .step-first")
+    player.page.wait_for_selector(".replay[data-step='0']")
+    assert player.page.locator(".replay .result").count() == 0
+    assert player.errors == []
