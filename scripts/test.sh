@@ -8,6 +8,14 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 
+# The browser tests drive Debian's Chromium (Playwright's own download does not work here).
+if [ ! -x /usr/bin/chromium ]; then
+  as_root=""
+  [ "$(id -u)" -ne 0 ] && as_root="sudo"
+  $as_root apt-get install -y -q chromium >/dev/null ||
+    { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q chromium >/dev/null; }
+fi
+
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 

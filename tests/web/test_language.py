@@ -1,0 +1,61 @@
+"""German on every page: after switching the language in the profile, no English word is
+left on the lobby, the profile, the your-turn list, or any game's table."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from meadow import games
+from tests.web.conftest import Player
+from tests.web.test_strings import FILES, I18N
+
+WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{4,}")
+# Words a hard-coded English string would likely hold even if it never was in a string file.
+COMMON_ENGLISH = {
+    "your", "turn", "move", "moves", "game", "games", "player", "players", "score", "scores",
+    "points", "table", "tables", "join", "start", "create", "choose", "cancel", "undo", "pass",
+    "round", "deck", "hand", "card", "cards", "board", "with", "from", "this", "that", "there",
+    "waiting", "left", "none", "open", "play", "back", "next", "last", "total", "place",
+}
+
+
+def words(language: str) -> set[str]:
+    found: set[str] = set()
+    for name in FILES:
+        for text in json.loads((I18N / language / f"{name}.json").read_text()).values():
+            found |= {w.lower() for w in WORD.findall(re.sub(r"\{\w+\}", "", text))}
+    return found
+
+
+def english_words_on(player: Player, allowed: set[str]) -> set[str]:
+    text = player.page.evaluate(
+        """() => document.body.innerText + ' ' +
+            [...document.querySelectorAll('svg text, [title], option')]
+                .map(n => n.textContent + ' ' + (n.getAttribute('title') || '')).join(' ')"""
+    )
+    seen = {w.lower() for w in WORD.findall(text)}
+    return (seen & ((words("en") | COMMON_ENGLISH) - words("de"))) - allowed
+
+
+def test_no_english_left_on_german_pages(player: Player) -> None:
+    player.sign_up("sprachwechsel")
+    player.open("#/profile")
+    player.page.select_option("select[name=language]", "de")
+    player.page.wait_for_selector("html[lang=de]")
+    allowed = {"sprachwechsel"}
+    for address in ("#/", "#/profile", "#/turns"):
+        player.open(address)
+        player.page.wait_for_selector("main#page > *")
+        assert english_words_on(player, allowed) == set(), address
+    rng = random.Random(1)
+    for game in games.ids():
+        player.create_table(game, ["easy"])
+        for _ in range(3):  # a few moves, so the move log has lines too
+            if not player.wait_for_turn_or_end():
+                break
+            player.play_decision(rng)
+        player.wait_for_turn_or_end()
+        assert english_words_on(player, allowed) == set(), game
+    assert player.errors == []

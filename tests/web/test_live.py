@@ -1,0 +1,59 @@
+"""Two people in two browsers play one game against each other, live: one invites, the
+other follows the link and takes the seat; each sees the other's moves as they happen, and a
+reload in the middle of the game picks up where it was."""
+
+from __future__ import annotations
+
+import random
+
+from tests.web.conftest import Player
+
+
+def test_two_browsers_one_game(browser: object, server: object) -> None:
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
+    host, guest = (Player(c.new_page(), server.base) for c in contexts)
+    host.sign_up("host-live")
+    table = host.create_table("topiary", [""])
+    invite = host.page.inner_text("code.invite")
+    assert invite.endswith("#/invite/" + invite.rsplit("/", 1)[1])
+
+    # The guest has no account yet: the link leads to signing up, then back to the seat.
+    guest.page.goto(invite)
+    guest.page.click("section.card button")
+    guest.page.wait_for_selector("input[name=password]")
+    guest.page.fill("input[name=name]", "guest-live")
+    guest.page.fill("input[name=password]", "correct horse")
+    guest.page.click("form button[type=submit]")
+    guest.page.wait_for_selector("section.card button")
+    guest.page.click("section.card button")
+    guest.page.wait_for_selector(f".table[data-table='{table}']")
+
+    host.page.reload()
+    host.page.wait_for_selector("body[data-ready=true]")
+    host.page.locator("section.waiting button").first.click()  # start
+    for player in (host, guest):
+        player.page.wait_for_selector(".table[data-status=running]")
+
+    rng = random.Random(7)
+    decisions = 0
+    while host.table_state().get("over") != "true":
+        mover = host if host.table_state()["myTurn"] == "true" else guest
+        if not mover.wait_for_turn_or_end(timeout=20_000):
+            break
+        mover.play_decision(rng)
+        decisions += 1
+        if decisions == 6:  # a reload mid-game: the page resyncs and play goes on
+            host.page.reload()
+            host.page.wait_for_selector(".table[data-status=running]")
+        # Whoever is to move sees it: the other page follows each move without a reload.
+        number = mover.table_state()["move"]
+        other = guest if mover is host else host
+        other.page.wait_for_selector(f".table[data-move='{number}']", timeout=20_000)
+
+    for player in (host, guest):
+        player.page.wait_for_selector(".result table.scores")
+    totals = [p.page.locator(".result td.total").all_inner_texts() for p in (host, guest)]
+    assert totals[0] == totals[1]
+    assert host.errors == [] and guest.errors == []
+    for context in contexts:
+        context.close()
