@@ -35,7 +35,11 @@ export async function accountPage(mode) {
   const guest = html("button", { type: "button", class: "link", onclick: playAsGuest }, [
     t("account.guest"),
   ]);
-  return { nodes: [form, html("p", { class: "center" }, [guest])] };
+  const welcome = html("section", { class: "welcome narrow" }, [
+    html("h1", {}, [t("welcome.title")]),
+    html("p", {}, [t("welcome.text")]),
+  ]);
+  return { nodes: [welcome, form, html("p", { class: "center" }, [guest])] };
 }
 
 // Back to where an invitation or a table link was leading, if anywhere.
