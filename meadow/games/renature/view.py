@@ -95,6 +95,12 @@ def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
             "height": board.height,
             "start": sorted(name(x) for x in board.start),
             "stumps": sorted(name(x) for x in board.stumps),
+            # presentation only: the printed cloud symbols, and the meadow spaces that a
+            # mushroom turned into area spaces (the map itself says brook/meadow there)
+            "cloud_spaces": sorted(name(x) for x in board.clouds),
+            "mushrooms": sorted(
+                name(x) for x in board.cells if board.is_brook(x) and state.area_id[x] is not None
+            ),
         },
         "standins": c.standins(),
         "joker": _ANIMALS[state.joker].name,

@@ -7,11 +7,12 @@ once the game is over (final scoring reveals them); face-down tiles stay hidden.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from meadow.core.actions import JSON
 from meadow.core.rng import Rng
 from meadow.games.topiary import components as c
+from meadow.games.topiary.scoring import hand_points
 
 if TYPE_CHECKING:
     from meadow.games.topiary.rules import TopiaryState
@@ -61,8 +62,43 @@ def view(state: TopiaryState, seat: int | None) -> dict[str, JSON]:
         "points": state.visitor_points(),
         "hands": [_tiles(sorted(h)) for h in state.hands] if over else None,
         "result": state.result().to_json() if over else None,
+        "scoring": _scoring(state) if over else None,
     }
     return data
+
+
+def _scoring(state: TopiaryState) -> list[JSON]:
+    """Per seat, what each visitor saw and scored and what each hand tile scored: the final
+    scoring line by line, for the interface (the totals are in `result`)."""
+    positions = c.positions()
+    cell_of = {state.grid[cell]: cell for cell in range(c.CELLS) if state.face_up[cell]}
+    lines: list[list[JSON]] = [[] for _ in range(state.players)]
+    seen: list[list[tuple[int, int]]] = [[] for _ in range(state.players)]
+    for position, seat, score in state.line_scores():
+        sculptures = cast("list[tuple[int, int]]", list(score.seen))  # (shape index, value)
+        cells: list[JSON] = [
+            c.cell_id(cell_of[shape * 5 + value - 1]) for shape, value in sculptures
+        ]
+        lines[seat].append(
+            {
+                "position": positions[position].id,
+                "seen": cells,
+                "base": score.base,
+                "bonus": score.bonus,
+            }
+        )
+        seen[seat].extend(sculptures)
+    seats: list[JSON] = []
+    for seat in range(state.players):
+        hand: list[JSON] = [
+            {
+                "tile": c.tile_id(t),
+                "points": hand_points([(c.shape_of(t), c.value_of(t))], seen[seat]),
+            }
+            for t in sorted(state.hands[seat])
+        ]
+        seats.append({"lines": lines[seat], "hand": hand})
+    return seats
 
 
 def _tiles(tiles: list[int]) -> list[JSON]:
