@@ -18,6 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
 from meadow.server.auth import RateLimit
+from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.mail import Mailer
 from meadow.server.routers import accounts, tables
@@ -40,11 +41,16 @@ def create_app(config: Settings | None = None) -> FastAPI:
         db.migrate()
         app.state.db = db
         mailer = Mailer(config)
-        app.state.tables = Tables(db, config.bot_workers, mailer)
+        cluster: Alone | RedisCluster = Alone()
+        if config.redis_url:
+            cluster = RedisCluster(config.redis_url, config.lease_ms, config.cluster_name)
+        app.state.tables = Tables(db, config.bot_workers, mailer, cluster)
         app.state.tables.restore()
+        cluster.start(app.state.tables.follow)
         watch = asyncio.create_task(_watch_clocks(app.state.tables))
         yield
         watch.cancel()
+        cluster.close()
         app.state.tables.close()
         mailer.close()
         db.dispose()
@@ -67,10 +73,12 @@ def create_app(config: Settings | None = None) -> FastAPI:
 
 
 async def _watch_clocks(tables: Tables) -> None:
-    """Twice a second: hand seats whose time (or whose player) is gone to a bot."""
+    """Twice a second: keep hosting this process's tables (adopting those of a process that
+    died), and hand seats whose time (or whose player) is gone to a bot."""
     while True:
         await asyncio.sleep(0.5)
         try:
+            await asyncio.to_thread(tables.adopt)
             await asyncio.to_thread(tables.check_clocks)
         except Exception:
             log.exception("clock check failed")

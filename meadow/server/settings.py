@@ -30,6 +30,15 @@ class Settings(BaseSettings):
     smtp_from: str = "meadow@localhost"
     public_url: str = Field("http://127.0.0.1:8000", description="The address in e-mails.")
     bot_workers: int = Field(2, description="Processes that think for the bots.")
+    redis_url: str | None = Field(
+        None, description="Redis for several server processes on one database; none: one."
+    )
+    cluster_name: str = Field(
+        "meadow", description="Names this site's keys in Redis (several sites, one Redis)."
+    )
+    lease_ms: int = Field(
+        5000, description="How long a table's host may be silent before another adopts it."
+    )
 
     def database(self) -> str:
         if self.database_url:

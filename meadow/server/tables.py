@@ -31,6 +31,7 @@ from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.server import outbound
 from meadow.server.clocks import Clock
+from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable
 from meadow.server.mail import Mailer
@@ -43,9 +44,16 @@ log = logging.getLogger("meadow.server")
 class Tables:
     """The tables of one server process."""
 
-    def __init__(self, db: Database, bot_workers: int = 2, mailer: Mailer | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bot_workers: int = 2,
+        mailer: Mailer | None = None,
+        cluster: Alone | RedisCluster | None = None,
+    ) -> None:
         self.db = db
         self.mailer = mailer
+        self.cluster = cluster or Alone()
         self.live: dict[int, LiveTable] = {}
         self.guard = threading.Lock()  # guards `live` itself
         # Bots think in other processes (a search holds the interpreter for its whole
@@ -69,6 +77,14 @@ class Tables:
         loaded = self._load(table_id)
         with self.guard:
             return self.live.setdefault(table_id, loaded)
+
+    def current(self, table_id: int) -> LiveTable:
+        """The table with every line logged so far, by any process: what a reader who may
+        have just heard of a move elsewhere must be shown (news may still be on its way)."""
+        live = self.get(table_id)
+        if self.cluster.shared:
+            self._catch_up(live)
+        return live
 
     def _load(self, table_id: int) -> LiveTable:
         with self.db.open() as s:
@@ -101,24 +117,97 @@ class Tables:
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
             for move in moves:
-                if move.action == UNDO:
-                    undone = live.standing.pop()
-                    live.log.append(
-                        Entry(move.number, move.seat, UNDO, [], move.note, undone.number)
-                    )
-                    live.rebuild()
-                    continue
-                events = live.state.apply(live.state.parse_action(move.action))
-                self._remember(live, Entry(move.number, move.seat, move.action, events, move.note))
+                self._replay_line(live, move)
         return live
 
+    def _replay_line(self, live: LiveTable, move: Move) -> Entry:
+        """A line read back from the log, applied to the table in memory."""
+        assert live.state is not None
+        if move.action == UNDO:
+            undone = live.standing.pop()
+            entry = Entry(move.number, move.seat, UNDO, [], move.note, undone.number)
+            live.log.append(entry)
+            live.rebuild()
+            return entry
+        events = live.state.apply(live.state.parse_action(move.action))
+        entry = Entry(move.number, move.seat, move.action, events, move.note)
+        self._remember(live, entry)
+        return entry
+
     def restore(self) -> int:
-        """Bring every running table back after a start and let its bots carry on."""
+        """Bring every running table back after a start and let its bots carry on (in a
+        cluster, `adopt` does this for the tables this process comes to host)."""
+        if self.cluster.shared:
+            return 0
         with self.db.open() as s:
             running = s.scalars(select(Table.id).where(Table.status == "running")).all()
         for table_id in running:
             self._schedule_bot(self.get(table_id))
         return len(running)
+
+    # -- several processes ------------------------------------------------------------
+
+    def follow(self, table_id: int | None) -> None:
+        """News from another process: catch up on the table it names, or on every table
+        held here (None: after a reconnection to the news, when some may have been lost)."""
+        with self.guard:
+            held = list(self.live.values())
+        for live in held:
+            if table_id is None or live.id == table_id:
+                self._catch_up(live)
+
+    def adopt(self) -> None:
+        """Keep hosting this process's tables and take running tables no process hosts
+        (their host died): their bots and clocks carry on here."""
+        if not self.cluster.shared:
+            return
+        with self.db.open() as s:
+            running = s.scalars(select(Table.id).where(Table.status == "running")).all()
+        for table_id in self.cluster.renew(running):
+            live = self.get(table_id)
+            self._catch_up(live)
+            log.info("table %s: hosted here from now on", table_id)
+            self._schedule_bot(live)
+
+    def _catch_up(self, live: LiveTable) -> None:
+        """Read what other processes logged for this table and tell this process's
+        listeners, line by line, as if the moves had been made here."""
+        with live.lock:
+            with self.db.open() as s:
+                table = s.get(Table, live.id)
+                assert table is not None
+                seats = [(seat.user_id, seat.bot) for seat in table.seats]
+                lines = s.scalars(
+                    select(Move)
+                    .where(Move.table_id == live.id, Move.number > live.moves_made)
+                    .order_by(Move.number)
+                ).all()
+                live.clock.turn_since = _aware(table.turn_since)
+                live.clock.used_ms = [seat.used_ms for seat in table.seats]
+                live.clock.left_at = [
+                    _aware(seat.left_at) if seat.left_at else None for seat in table.seats
+                ]
+                status = table.status
+            if live.status == "open":
+                if status != "open" or seats != live.seats:
+                    self._reload(live)
+                    self._announce_table(live)
+                return
+            for number, (was, now) in enumerate(zip(live.seats, seats, strict=True)):
+                if was != now:  # a bot took a seat, elsewhere
+                    live.seats[number] = now
+                    for listener in live.listeners:
+                        listener.send(outbound.message("seat", seat=number, bot=now[1]))
+            for line in lines:
+                self._tell(live, self._replay_line(live, line))
+            live.status = status
+        self._schedule_bot(live)
+
+    def _reload(self, live: LiveTable) -> None:
+        """The table afresh from the database, in place: its lock and listeners stay."""
+        fresh = self._load(live.id)
+        for name in ("status", "seats", "clock", "state", "log", "standing"):
+            setattr(live, name, getattr(fresh, name))
 
     # -- the lobby --------------------------------------------------------------------
 
@@ -194,7 +283,7 @@ class Tables:
                 seat.user_id = user.id
                 s.commit()
             live.seats[number] = (user.id, None)
-        self._announce_table(live)
+        self._table_changed(live)
         return number
 
     def leave(self, table_id: int, user: User) -> None:
@@ -215,7 +304,7 @@ class Tables:
                 seat.user_id = None
                 s.commit()
             live.seats[number] = (None, None)
-        self._announce_table(live)
+        self._table_changed(live)
 
     def start(self, table_id: int, user: User) -> None:
         live = self.get(table_id)
@@ -236,7 +325,7 @@ class Tables:
             live.status = "running"
             live.clock.turn_since = table.turn_since
             live.state = live.game.setup(live.players, live.options, live.seed)
-        self._announce_table(live)
+        self._table_changed(live)
         self._schedule_bot(live)
 
     # -- play -------------------------------------------------------------------------
@@ -260,6 +349,8 @@ class Tables:
         """
         live = self.get(table_id)
         with live.lock:
+            if expected != live.moves_made + 1 and self.cluster.shared:
+                self._catch_up(live)  # another process may have logged moves meanwhile
             if live.status != "running" or live.state is None:
                 raise ApiError(
                     409, f"the game is {live.status}, no moves now", move=live.moves_made
@@ -281,12 +372,8 @@ class Tables:
             live.state = after
             entry = Entry(expected, seat, str(action), events, note)
             self._remember(live, entry)
-            for listener in live.listeners:
-                listener.send(
-                    outbound.move_message(
-                        after, listener.seat, expected, seat, str(action), events, note
-                    )
-                )
+            self._tell(live, entry)
+        self.cluster.publish(live.id)
         self._schedule_bot(live)
         self._notify(live)
         return after, entry
@@ -336,14 +423,33 @@ class Tables:
             note = f"undo of move {last.number}"
             self._commit_line(live, expected, seat, UNDO, note)
             live.standing.pop()
-            live.log.append(Entry(expected, seat, UNDO, [], note, last.number))
+            entry = Entry(expected, seat, UNDO, [], note, last.number)
+            live.log.append(entry)
             live.rebuild()
-            state = live.state
-            for listener in live.listeners:
-                listener.send(
-                    outbound.undo_message(state, listener.seat, expected, seat, last.number)
+            self._tell(live, entry)
+            answer = outbound.undo_message(live.state, seat, expected, seat, last.number)
+        self.cluster.publish(live.id)
+        return answer
+
+    def _tell(self, live: LiveTable, entry: Entry) -> None:
+        """Every listener of this process hears of a new line, each as its seat sees it."""
+        assert live.state is not None
+        for listener in live.listeners:
+            if entry.undoes is not None:
+                message = outbound.undo_message(
+                    live.state, listener.seat, entry.number, entry.seat, entry.undoes
                 )
-            return outbound.undo_message(state, seat, expected, seat, last.number)
+            else:
+                message = outbound.move_message(
+                    live.state,
+                    listener.seat,
+                    entry.number,
+                    entry.seat,
+                    entry.action,
+                    entry.events,
+                    entry.note,
+                )
+            listener.send(message)
 
     def _commit_line(
         self,
@@ -391,6 +497,8 @@ class Tables:
                         rate(s, live.game.id, live.seats, final)
                         s.flush()
         except (_Taken, IntegrityError):
+            if self.cluster.shared:
+                self._catch_up(live)  # the other writer was another process
             raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
         live.clock.charge(seat, now)
         if final is not None:
@@ -421,6 +529,11 @@ class Tables:
             if listener in live.listeners:
                 live.listeners.remove(listener)
 
+    def _table_changed(self, live: LiveTable) -> None:
+        """Seats or status changed: this process's listeners get a sync, the others news."""
+        self._announce_table(live)
+        self.cluster.publish(live.id)
+
     def _announce_table(self, live: LiveTable) -> None:
         with live.lock:
             for listener in live.listeners:
@@ -439,12 +552,17 @@ class Tables:
             )
             s.commit()
         live.clock.left_at[number] = now
+        self.cluster.publish(live.id)
 
     def check_clocks(self, now: datetime | None = None) -> None:
         """Hand overdue seats of every running table to the takeover bot."""
         now = now or datetime.now(UTC)
         with self.guard:
-            running = [live for live in self.live.values() if live.status == "running"]
+            running = [
+                live
+                for live in self.live.values()
+                if live.status == "running" and self.cluster.hosts(live.id)
+            ]
         for live in running:
             with live.lock:
                 to_move = live.state.to_move if live.state else None
@@ -469,6 +587,7 @@ class Tables:
         log.info("table %s: %s", live.id, note)
         for listener in live.listeners:
             listener.send(outbound.message("seat", seat=seat, bot=bot, reason=reason))
+        self.cluster.publish(live.id)
 
     # -- bots -------------------------------------------------------------------------
 
@@ -476,6 +595,8 @@ class Tables:
         with live.lock:
             if self.closed or live.status != "running" or live.state is None:
                 return
+            if not self.cluster.hosts(live.id):
+                return  # another process hosts this table's bots
             seat = live.state.to_move
             if seat is None or live.seats[seat][1] is None:
                 return

@@ -16,22 +16,30 @@ from tests.web.conftest import Player
 MAX_DECISIONS = 600
 
 
+def settle(player: Player) -> None:
+    """Let the last move's short animation end, so a screenshot shows the board at rest."""
+    player.page.wait_for_timeout(1000)
+
+
 @pytest.mark.parametrize("game", games.ids())
 def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> None:
     rng = random.Random(game)
     player.sign_up(f"click-{game.replace('_', '-')}")
     player.create_table(game, ["easy"])
     player.wait_for_turn_or_end()
+    settle(player)
     player.page.screenshot(path=str(shots / f"{game}-start.png"))
     decisions = 0
     while player.wait_for_turn_or_end():
         player.play_decision(rng)
         decisions += 1
         if decisions == 12:
+            settle(player)
             player.page.screenshot(path=str(shots / f"{game}-middle.png"))
         assert decisions < MAX_DECISIONS, "the game did not end"
     scores = player.page.locator(".result table.scores")
     scores.wait_for()
+    settle(player)
     player.page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
     assert scores.locator("tr[data-seat]").count() == 2
     final = scores.locator("td.total").all_inner_texts()

@@ -119,7 +119,7 @@ def table_info(
     s: DbSession = Depends(db_session),
 ) -> dict[str, Any]:
     """The table and, once it runs, the game as the asking seat (or a spectator) sees it."""
-    live = hub.get(table_id)
+    live = hub.current(table_id)
     table = s.get(Table, table_id)
     assert table is not None
     seat = live.seat_of(user.id) if user else None
@@ -194,7 +194,7 @@ def submit_move(
 
 
 def _playing_seat(hub: Tables, table_id: int, user: User) -> int:
-    return _seat_playing(hub.get(table_id), user.id)
+    return _seat_playing(hub.current(table_id), user.id)
 
 
 def _seat_playing(live: LiveTable, user_id: int | None) -> int:
@@ -238,7 +238,7 @@ def your_turns(
     s.commit()  # the tables below may need connections of their own
     waiting = []
     for table in mine:
-        live = hub.get(table.id)
+        live = hub.current(table.id)
         seat = live.seat_of(user.id)
         if live.state is not None and seat is not None and live.state.to_move == seat:
             waiting.append({**_summary(table), "your_seat": seat, "since": table.updated_at})
@@ -248,7 +248,7 @@ def your_turns(
 @router.get("/tables/{table_id}/replay/{step}")
 def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """A finished game as everyone may now see it, after move `step` (0: the start)."""
-    live = hub.get(table_id)
+    live = hub.current(table_id)
     if live.status != "finished":
         raise ApiError(409, "replays are for finished games")
     record = live.record()  # the moves that stand: undone ones are not part of the game
@@ -287,7 +287,7 @@ def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
 @router.get("/tables/{table_id}/record")
 def record(table_id: TableId, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """The whole record, seed included: only once the game is over."""
-    live = hub.get(table_id)
+    live = hub.current(table_id)
     if live.status != "finished":
         raise ApiError(409, "the record (with its seed) is available once the game is over")
     return live.record().to_json()
@@ -331,7 +331,7 @@ def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | No
     with hub.db.open() as s:
         session = session_of(websocket, s)
         user_id = session.user_id if session else None
-    return user_id, hub.get(table_id)
+    return user_id, hub.current(table_id)
 
 
 async def _converse(

@@ -1481,3 +1481,11 @@ export function scoring(ctx) {
     lines.map((line) => html("p", {}, [line])),
   );
 }
+
+// The page draws names and log lines in the colour of the seat's plants (white plants get
+// their outline colour: white text would not read on the page).
+export function seatColour(seat) {
+  const piece = PIECE[COLOURS[seat]];
+  if (!piece) return null;
+  return COLOURS[seat] === "white" ? piece.line : piece.fill;
+}

@@ -1,6 +1,6 @@
 // What the live table and the replay share: a game's module, its log lines and the result.
 
-import { html, seatColour, seatSymbol } from "./draw.js";
+import { html, seatColour as drawSeatColour, seatSymbol } from "./draw.js";
 import { botName, has, t } from "./i18n.js";
 
 const modules = {};
@@ -14,6 +14,12 @@ export async function loadModule(game) {
     }
   }
   return modules[game];
+}
+
+// A seat's colour on the page: the game's own pieces' colour where it has one (Renature's
+// orange, blue, black and white), else the page's.
+export function seatColour(module, seat) {
+  return (module.seatColour && module.seatColour(seat)) || drawSeatColour(seat);
 }
 
 export function seatName(ctx, seat) {
@@ -33,7 +39,7 @@ export function logLine(module, ctx, line, board) {
       class: line.undone ? "undone" : null,
       value: line.number,
       "data-number": line.number,
-      style: line.seat === null ? null : `--seat: ${seatColour(line.seat)}`,
+      style: line.seat === null ? null : `--seat: ${seatColour(module, line.seat)}`,
     },
     [
       html("span", { class: "who" }, [

@@ -56,10 +56,10 @@ export async function replayPage(id) {
         board,
         html("aside", { class: "side" }, [
           line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
-          shown.result ? resultPanel(module, ctx) : null,
           html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),
         ]),
       ]),
+      shown.result ? resultPanel(module, ctx) : null,
     );
   };
   const keys = (event) => {

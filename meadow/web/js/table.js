@@ -6,7 +6,7 @@ import { botName, gameT, t } from "./i18n.js";
 import { go, notice, problem, session } from "./app.js";
 import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
-import { resultPanel, logLine, loadModule } from "./board.js";
+import { resultPanel, logLine, loadModule, seatColour } from "./board.js";
 
 const { html } = draw;
 
@@ -208,7 +208,7 @@ class LiveTable {
         "li",
         {
           class: position && position.to_move === s.seat ? "seat to-move" : "seat",
-          style: `--seat: ${draw.seatColour(s.seat)}`,
+          style: `--seat: ${seatColour(this.module, s.seat)}`,
         },
         [
           html("span", { class: "mark" }, [draw.seatSymbol(s.seat)]),
@@ -276,13 +276,14 @@ class LiveTable {
     this.fresh = [];
     const side = html("aside", { class: "side" }, [
       this.actionBar(ctx, next, myTurn),
-      this.position.over ? resultPanel(this.module, ctx) : null,
       this.position.over
         ? html("a", { href: `#/replay/${this.info.id}`, class: "replay-link" }, [t("table.replay")])
         : null,
       this.logList(ctx, board),
     ]);
-    return html("div", { class: "play" }, [board, side]);
+    // The final scores run under the board and the log: a game's breakdown is wide.
+    const over = this.position.over ? resultPanel(this.module, ctx) : null;
+    return html("div", {}, [html("div", { class: "play" }, [board, side]), over]);
   }
 
   actionBar(ctx, next, myTurn) {

@@ -1,0 +1,152 @@
+"""Several server processes on one database: news of tables through Redis, and one host per
+table for its bots and clocks.
+
+The database stays the only truth. A process that commits a line of a table's log publishes
+the table's number on one Redis channel; every other process that holds the table in memory
+reads the new lines from the database and tells its own listeners. Which process applies a
+move does not matter (the guarded update of the table's move counter lets exactly one writer
+have each number); which process plays the bots and watches the clocks does: that is the
+table's host, the holder of a short Redis lease that it renews while it lives. When a process
+dies its leases run out and the others adopt its tables.
+
+A process without Redis (`Alone`) hosts every table and has no one to tell: a single server
+works as it always has.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterable
+
+log = logging.getLogger("meadow.server")
+
+# Renew if still ours: a lease taken over by another process is never extended by mistake.
+_RENEW = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+    return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
+class Alone:
+    """One server process: it hosts every table and has no one to tell."""
+
+    shared = False
+
+    def start(self, on_news: Callable[[int | None], None]) -> None:
+        pass
+
+    def publish(self, table_id: int) -> None:
+        pass
+
+    def hosts(self, table_id: int) -> bool:
+        return True
+
+    def renew(self, running: Iterable[int]) -> list[int]:
+        return []
+
+    def close(self) -> None:
+        pass
+
+
+class RedisCluster:
+    """One of several processes: news through Redis pub/sub, hosts by Redis leases."""
+
+    shared = True
+
+    def __init__(self, url: str, lease_ms: int = 5000, name: str = "meadow") -> None:
+        """`name`: the site; several sites may share one Redis under different names."""
+        import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
+
+        self.news = f"{name}:news"  # the channel: each message is a table's number
+        self.lease = f"{name}:host:{{}}"  # a table's host: the key holds a process's name
+
+        self.redis = redis.Redis.from_url(url, socket_timeout=5, health_check_interval=10)
+        self.redis.ping()  # a wrong URL stops the start with its reason, not later
+        self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.lease_ms = lease_ms
+        self.hosted: set[int] = set()
+        self.renew_script = self.redis.register_script(_RENEW)
+        self.release_script = self.redis.register_script(_RELEASE)
+        self.closed = False
+        self.listening: threading.Thread | None = None
+
+    def start(self, on_news: Callable[[int | None], None]) -> None:
+        """Listen for news in a thread of its own; `on_news(None)` after every
+        (re)subscription, since news sent while away was lost."""
+        self.listening = threading.Thread(
+            target=self._listen, args=(on_news,), name="cluster-news", daemon=True
+        )
+        self.listening.start()
+
+    def _listen(self, on_news: Callable[[int | None], None]) -> None:
+        import redis
+
+        wait = 0.1
+        while not self.closed:
+            try:
+                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+                pubsub.subscribe(self.news)
+                on_news(None)
+                wait = 0.1
+                for message in pubsub.listen():
+                    if self.closed:
+                        return
+                    if message["type"] == "message":
+                        on_news(int(message["data"]))
+            except redis.RedisError as exc:
+                log.warning("cluster news interrupted (%s); resubscribing", exc)
+                time.sleep(wait)
+                wait = min(5.0, wait * 2)
+            except Exception:
+                log.exception("cluster news failed; resubscribing")
+                time.sleep(wait)
+
+    def publish(self, table_id: int) -> None:
+        try:
+            self.redis.publish(self.news, str(table_id))
+        except Exception:
+            # The move is committed; listeners elsewhere catch up at their next news or
+            # resync. A refused publish must not turn an acknowledged move into an error.
+            log.exception("could not publish news of table %s", table_id)
+
+    def hosts(self, table_id: int) -> bool:
+        return table_id in self.hosted
+
+    def renew(self, running: Iterable[int]) -> list[int]:
+        """Keep this process's leases and take those of running tables nobody holds;
+        returns the tables newly taken."""
+        wanted = set(running)
+        kept = {
+            table_id
+            for table_id in self.hosted & wanted
+            if self.renew_script(keys=[self.lease.format(table_id)], args=[self.me, self.lease_ms])
+        }
+        taken = [
+            table_id
+            for table_id in sorted(wanted - kept)
+            if self.redis.set(self.lease.format(table_id), self.me, nx=True, px=self.lease_ms)
+        ]
+        self.hosted = kept | set(taken)
+        return taken
+
+    def close(self) -> None:
+        self.closed = True
+        try:  # let the others adopt at once, not after the lease runs out
+            for table_id in self.hosted:
+                self.release_script(keys=[self.lease.format(table_id)], args=[self.me])
+        except Exception:
+            log.warning("could not hand back the leases; they run out by themselves")
+        self.hosted.clear()

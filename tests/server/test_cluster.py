@@ -1,0 +1,186 @@
+"""Two `meadow serve` processes on one PostgreSQL database and one Redis: clients on either
+see every move of a table in order; two submissions for one number through both processes
+apply exactly one; a process killed mid-game loses nothing acknowledged, and the other takes
+its tables over (their bots keep playing)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.server.conftest import Client, Server, _drop, _postgres_database
+from tests.server.test_safety import socket_to
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def _redis_answers() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS, socket_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Server]]:
+    url = _postgres_database()
+    if url is None or not _redis_answers():
+        if os.environ.get("CI"):
+            pytest.fail("CI must test the cluster on PostgreSQL and Redis at 127.0.0.1")
+        pytest.skip("no PostgreSQL or Redis at 127.0.0.1")
+    env = {
+        "MEADOW_REDIS_URL": REDIS,
+        # One site per test run: the runs share the machine's Redis.
+        "MEADOW_CLUSTER_NAME": f"meadow-test-{secrets.token_hex(4)}",
+        "MEADOW_LEASE_MS": "1500",
+        "MEADOW_BOT_WORKERS": "1",
+    }
+    servers = tuple(
+        Server(tmp_path_factory.mktemp(f"node{n}"), url, env=dict(env)) for n in range(2)
+    )
+    for server in servers:
+        server.start()
+    yield servers
+    for server in servers:
+        server.stop()
+    _drop(url.rsplit("/", 1)[1])
+
+
+def signed_in(server: Server, client: Client) -> Client:
+    """The same person (same cookie) talking to another process."""
+    other = server.client()
+    other.http.cookies = client.http.cookies
+    other.csrf, other.name = client.csrf, client.name
+    return other
+
+
+def two_people(a: Server, b: Server) -> tuple[int, Client, Client]:
+    """A running 2-player Topiary table: the host set it up on A, the guest joined on B."""
+    host = a.client().signup(f"h-{secrets.token_hex(5)}")
+    guest = b.client().signup(f"g-{secrets.token_hex(5)}")
+    body = {"game": "topiary", "players": 2, "seats": [None, None]}
+    created = host.post("/api/tables", json=body)
+    table_id = created.json()["id"]
+    assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+    return table_id, host, guest
+
+
+def moves_heard(socket: object, until: int) -> list[tuple[int, int]]:
+    """(number, seat) of each move a socket hears, up to move `until`."""
+    heard: list[tuple[int, int]] = []
+    while not heard or heard[-1][0] < until:
+        message = json.loads(socket.recv(timeout=15))
+        if message["kind"] == "move":
+            heard.append((message["number"], message["seat"]))
+    return heard
+
+
+def test_clients_on_both_processes_hear_every_move_in_order(pair: tuple[Server, Server]):
+    a, b = pair
+    table_id, host, guest = two_people(a, b)
+    seats = {0: host, 1: guest}
+    with socket_to(a, host, table_id) as on_a, socket_to(b, guest, table_id) as on_b:
+        for socket in (on_a, on_b):
+            assert json.loads(socket.recv(timeout=10))["kind"] == "sync"
+        played: list[tuple[int, int]] = []
+        for _ in range(20):  # each through its own process
+            state = host.table(table_id)["game_state"]
+            if state["over"]:
+                break
+            mover = seats[state["to_move"]]
+            mine = mover.table(table_id)["game_state"]
+            body = {"move": mine["move"] + 1, "action": mine["legal"][0]}
+            reply = mover.post(f"/api/tables/{table_id}/moves", json=body)
+            assert reply.status_code == 200, reply.text
+            played.append((body["move"], state["to_move"]))
+        assert moves_heard(on_a, played[-1][0]) == played
+        assert moves_heard(on_b, played[-1][0]) == played
+
+
+def test_one_number_through_both_processes_is_applied_once(pair: tuple[Server, Server]):
+    a, b = pair
+    table_id, host, _ = two_people(a, b)
+    twin = signed_in(b, host)
+    for _ in range(8):
+        state = host.table(table_id)["game_state"]
+        if state["to_move"] != 0:
+            break
+        body = {"move": state["move"] + 1, "action": state["legal"][0]}
+        replies: list[int] = []
+        racers = [
+            threading.Thread(target=submit, args=(c, table_id, body, replies)) for c in (host, twin)
+        ]
+        for racer in racers:
+            racer.start()
+        for racer in racers:
+            racer.join()
+        assert sorted(replies) == [200, 409]
+        for process in (host, twin):  # both processes know the one move
+            assert process.table(table_id)["moves_made"] == body["move"]
+
+
+def submit(client: Client, table_id: int, body: dict, replies: list[int]) -> None:
+    replies.append(client.post(f"/api/tables/{table_id}/moves", json=body).status_code)
+
+
+def test_a_killed_process_loses_nothing_and_the_other_takes_its_tables(
+    pair: tuple[Server, Server],
+):
+    a, b = pair
+    host = a.client().signup(f"k-{secrets.token_hex(5)}")
+    created = host.post(
+        "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "random"]}
+    )
+    table_id = created.json()["id"]
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+    acknowledged: list[tuple[int, str]] = []
+    for _ in range(3):
+        state = wait_for_my_turn(host, table_id)
+        body = {"move": state["move"] + 1, "action": state["legal"][0]}
+        assert host.post(f"/api/tables/{table_id}/moves", json=body).status_code == 200
+        acknowledged.append((body["move"], body["action"]))
+
+    a.kill()
+    try:
+        on_b = signed_in(b, host)
+        made_at_kill = on_b.table(table_id)["moves_made"]
+        assert made_at_kill >= acknowledged[-1][0]
+        with socket_to(b, on_b, table_id) as socket:  # the client reconnects, to B
+            sync = json.loads(socket.recv(timeout=10))
+            mine = {line["number"]: line.get("action") for line in sync["moves"]}
+            assert [(n, mine[n]) for n, _ in acknowledged] == acknowledged
+        # B adopts the table once A's lease runs out: the bot answers again.
+        for _ in range(3):
+            state = wait_for_my_turn(on_b, table_id)
+            if state["over"]:
+                break
+            body = {"move": state["move"] + 1, "action": state["legal"][0]}
+            assert on_b.post(f"/api/tables/{table_id}/moves", json=body).status_code == 200
+        with socket_to(b, on_b, table_id) as socket:
+            lines = json.loads(socket.recv(timeout=10))["moves"]
+        assert any(line["seat"] == 1 and line["number"] > made_at_kill for line in lines)
+    finally:
+        a.start()
+
+
+def wait_for_my_turn(client: Client, table_id: int, seconds: float = 20) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            state = client.table(table_id)["game_state"]
+        except httpx.HTTPError:
+            state = {}
+        if state.get("over") or state.get("legal"):
+            return state
+        time.sleep(0.1)
+    raise AssertionError(f"table {table_id}: no move for seat 0 within {seconds} s")
