@@ -58,7 +58,34 @@ def _board_view(state: HarmoniesState, seat: int | None, owner: int) -> dict[str
     return data
 
 
+def _card_info(card_id: int) -> dict[str, JSON]:
+    card = _CARDS[card_id]
+    return {
+        "spirit": card.spirit,
+        "cubes": card.cubes,
+        "points": list(card.points),
+        "pattern": [[p.q, p.r, p.landscape, p.cube] for p in card.pattern],
+    }
+
+
+def _shown_cards(state: HarmoniesState, seat: int | None) -> dict[str, JSON]:
+    """For the browser, which has no card data: the habitat and point track of each card
+    this view already names (so nothing hidden is named here)."""
+    ids = list(state.display)
+    for owner, player in enumerate(state.seats):
+        ids += [cid for cid, _placed in player.held + player.done]
+        if _knows_offer(state, seat, owner):
+            ids += player.offer
+    return {_slug(cid): _card_info(cid) for cid in sorted(set(ids))}
+
+
 def view(state: HarmoniesState, seat: int | None) -> dict[str, JSON]:
+    data = _view(state, seat)
+    data["card_info"] = _shown_cards(state, seat)
+    return data
+
+
+def _view(state: HarmoniesState, seat: int | None) -> dict[str, JSON]:
     over = state.to_move is None
     return {
         "game": "harmonies",
