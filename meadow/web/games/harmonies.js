@@ -116,16 +116,8 @@ function landscapeName(landscape, ctx) {
   return ctx.t(`landscape.${landscape}`);
 }
 
-// As the page's header names seats: the person, or the computer's level.
-const BOT_LEVELS = ["easy", "medium", "hard"];
-
 function playerName(seat, ctx) {
-  const player = (ctx.players || [])[seat];
-  if (player && player.name) return player.name;
-  if (player && player.bot) {
-    return BOT_LEVELS.includes(player.bot) ? ctx.t(`bot.${player.bot}`) : player.bot;
-  }
-  return ctx.t("player.seat", { seat: seat + 1 });
+  return ctx.seatName(seat);
 }
 
 function seated(ctx) {

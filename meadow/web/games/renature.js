@@ -85,11 +85,7 @@ function dominoAnimals(id) {
 }
 
 function playerName(ctx, seat) {
-  if (seat === null || seat === undefined) return ctx.t("nobody");
-  const player = ctx.players && ctx.players[seat];
-  if (player && player.name) return player.name;
-  if (player && player.bot) return ctx.t(`bot.${player.bot}`);
-  return ctx.t("log.seat", { n: seat + 1 });
+  return ctx.seatName(seat);
 }
 
 function seatOfColour(colour) {

@@ -13,7 +13,6 @@ const MARGIN = 96;
 
 const SHAPES = ["t_rex", "swan", "whale", "elephant", "spiral", "pyramid", "icosahedron", "cone"];
 const STANDIN_SHAPES = new Set(["cone"]); // its printed name is unconfirmed (data/tiles.json)
-const BOT_LEVELS = new Set(["easy", "medium", "hard"]);
 
 const STEP = {
   N: [-1, 0], S: [1, 0], E: [0, 1], W: [0, -1], NE: [-1, 1], NW: [-1, -1], SE: [1, 1], SW: [1, -1],
@@ -123,10 +122,7 @@ function spotName(id, ctx) {
 }
 
 function playerName(seat, ctx) {
-  const p = (ctx.players || [])[seat];
-  if (p && p.name) return p.name;
-  if (p && p.bot) return BOT_LEVELS.has(p.bot) ? ctx.t(`bot.${p.bot}`) : String(p.bot);
-  return ctx.t("player.seat", { n: seat + 1 });
+  return ctx.seatName(seat);
 }
 
 const colourblind = (ctx) => Boolean(ctx.settings && ctx.settings.colourblind);

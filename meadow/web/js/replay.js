@@ -4,7 +4,7 @@ import { api } from "./api.js";
 import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
 import { problem, session } from "./app.js";
-import { loadModule, logLine, resultPanel } from "./board.js";
+import { loadModule, logLine, resultPanel, seatName } from "./board.js";
 
 const { html } = draw;
 
@@ -43,6 +43,7 @@ export async function replayPage(id) {
       settings: session.settings,
       draw,
     };
+    ctx.seatName = (seat) => seatName(ctx, seat);
     const board = html("div", { class: "board" });
     module.render(board, ctx);
     const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;

@@ -6,7 +6,7 @@ import { botName, gameT, t } from "./i18n.js";
 import { go, notice, problem, session } from "./app.js";
 import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
-import { resultPanel, logLine, loadModule, seatColour } from "./board.js";
+import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
 
 const { html } = draw;
 
@@ -173,7 +173,7 @@ class LiveTable {
   ctx() {
     const players = this.info.seats.map((s) => ({ name: s.person, bot: s.bot }));
     const position = this.position || {};
-    return {
+    const ctx = {
       game: this.info.game,
       view: position.view,
       seat: this.seat,
@@ -184,6 +184,8 @@ class LiveTable {
       settings: session.settings,
       draw,
     };
+    ctx.seatName = (seat) => seatName(ctx, seat);
+    return ctx;
   }
 
   draw() {
