@@ -2,6 +2,7 @@
 
     python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
                                 [--database-url URL] [--via socket|http]
+                                [--processes N --redis-url URL]
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given), signs up two players per table and seats them; each player listens on the
@@ -10,6 +11,10 @@ next move number: on the same socket (`--via socket`, the default) or as an HTTP
 finished table is replaced by a new one. Reports moves acknowledged per second, the server's
 CPU time per move (from /proc), moves per second per core of server CPU, and the time from
 submit to acknowledgement (p50, p95, p99).
+
+With `--processes N` (N > 1, PostgreSQL and Redis needed) N servers share the database and
+Redis; each table's two players talk to different processes, so every move also travels
+through Redis to reach the other player. The CPU figure is then the sum over the servers.
 """
 
 from __future__ import annotations
@@ -63,8 +68,7 @@ class Player:
 
 
 async def play_tables(
-    base: str,
-    port: int,
+    ports: list[int],
     players: list[Player],
     game: str,
     stop: float,
@@ -83,7 +87,10 @@ async def play_tables(
         await host.post(f"/api/tables/{table_id}/start")
         done = asyncio.Event()
         counts = await asyncio.gather(
-            *(seat_loop(p, port, table_id, stop, latencies, done, via) for p in players)
+            *(
+                seat_loop(p, port, table_id, stop, latencies, done, via)
+                for p, port in zip(players, ports, strict=True)
+            )
         )
         acked += sum(counts)
     return acked
@@ -130,46 +137,70 @@ async def seat_loop(
     return acked
 
 
-async def run(args: argparse.Namespace) -> None:
-    port = free_port()
+def start_servers(args: argparse.Namespace) -> tuple[list[subprocess.Popen], list[int]]:
     data = tempfile.mkdtemp(prefix="meadow-load-")
     env = dict(os.environ, MEADOW_DATA_DIR=data)
     if args.database_url:
         env["MEADOW_DATABASE_URL"] = args.database_url
-    server = subprocess.Popen(
-        [sys.executable, "-m", "meadow", "serve", "--port", str(port)],
-        env=env,
-        stdout=open(Path(data) / "server.log", "wb"),  # noqa: SIM115
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+    if args.processes > 1:
+        env["MEADOW_REDIS_URL"] = args.redis_url
+        env["MEADOW_CLUSTER_NAME"] = f"meadow-load-{os.getpid()}"
+    ports = [free_port() for _ in range(args.processes)]
+    servers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "meadow", "serve", "--port", str(port)],
+            env=env,
+            stdout=open(Path(data) / f"server-{port}.log", "wb"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+        )
+        for port in ports
+    ]
+    for port in ports:
         for _ in range(100):
             try:
-                httpx.get(base + "/api/games")
+                httpx.get(f"http://127.0.0.1:{port}/api/games")
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
+    return servers, ports
+
+
+async def run(args: argparse.Namespace) -> None:
+    if args.processes > 1 and not args.database_url:
+        raise SystemExit("several processes share one database: give --database-url")
+    servers, ports = start_servers(args)
+    try:
         stamp = int(time.time())
-        players = [Player(base, f"load{stamp % 100000}-{i}") for i in range(2 * args.tables)]
+        # Player i talks to process i mod N: a table's two players to different processes.
+        players = [
+            Player(f"http://127.0.0.1:{ports[i % len(ports)]}", f"load{stamp % 100000}-{i}")
+            for i in range(2 * args.tables)
+        ]
         await asyncio.gather(*(p.sign_up() for p in players))
         latencies: list[float] = []
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         started = time.monotonic()
         stop = started + args.seconds
         counts = await asyncio.gather(
             *(
                 play_tables(
-                    base, port, players[2 * t : 2 * t + 2], args.game, stop, latencies, args.via
+                    [ports[(2 * t) % len(ports)], ports[(2 * t + 1) % len(ports)]],
+                    players[2 * t : 2 * t + 2],
+                    args.game,
+                    stop,
+                    latencies,
+                    args.via,
                 )
                 for t in range(args.tables)
             )
         )
         elapsed = time.monotonic() - started
-        cpu = cpu_seconds(server.pid) - cpu_before
+        cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
     finally:
-        server.terminate()
-        server.wait()
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            server.wait()
     moves = sum(counts)
     latencies.sort()
 
@@ -179,7 +210,7 @@ async def run(args: argparse.Namespace) -> None:
     store = "PostgreSQL" if args.database_url else "SQLite (WAL, synchronous=FULL)"
     print(
         f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
-        f"{args.seconds:g} s, {store}, moves via {args.via}"
+        f"{args.seconds:g} s, {store}, moves via {args.via}, {args.processes} process(es)"
     )
     print()
     print(
@@ -200,6 +231,8 @@ def main() -> None:
     parser.add_argument("--game", default="topiary")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--via", choices=("socket", "http"), default="socket")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     asyncio.run(run(parser.parse_args()))
 
 

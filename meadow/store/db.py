@@ -50,6 +50,11 @@ class Database:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
         with self.write_engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Several servers starting at once on one database: one migrates, the others
+                # wait for its commit and then find nothing left to do. (SQLite's writer
+                # transaction already takes the database's lock.)
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
@@ -64,6 +69,9 @@ class Database:
     def dispose(self) -> None:
         self.engine.dispose()
         self.write_engine.dispose()
+
+
+MIGRATION_LOCK = 0x4D454144  # "MEAD": the advisory lock key that serialises migrations
 
 
 def _begin_deferred(connection: Any) -> None:

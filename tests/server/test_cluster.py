@@ -47,8 +47,13 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Ser
     servers = tuple(
         Server(tmp_path_factory.mktemp(f"node{n}"), url, env=dict(env)) for n in range(2)
     )
-    for server in servers:
-        server.start()
+    # Both at once on the fresh database: one applies the migrations, the other waits for it.
+    starting = [threading.Thread(target=server.start) for server in servers]
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join()
+    assert all(server.process and server.process.poll() is None for server in servers)
     yield servers
     for server in servers:
         server.stop()
