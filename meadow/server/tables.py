@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 
@@ -39,6 +39,33 @@ from meadow.server.ratings import rate
 from meadow.store import Database, Move, Seat, Table, User
 
 log = logging.getLogger("meadow.server")
+
+# The three statements of every move, built once: building them anew cost more than running
+# them. Their parameters are named p_...: an update given a parameter named like one of its
+# table's columns would set that column too.
+_ADVANCE = (
+    update(Table)
+    .where(Table.id == bindparam("p_table"), Table.moves_made == bindparam("p_before"))
+    .values(
+        moves_made=bindparam("p_number"),
+        updated_at=bindparam("p_now"),
+        turn_since=bindparam("p_now"),
+        status=bindparam("p_status"),
+    )
+)
+_LOG_LINE = insert(Move).values(
+    table_id=bindparam("p_table"),
+    number=bindparam("p_number"),
+    seat=bindparam("p_seat"),
+    action=bindparam("p_action"),
+    note=bindparam("p_note"),
+    created_at=bindparam("p_now"),
+)
+_CHARGE = (
+    update(Seat)
+    .where(Seat.table_id == bindparam("p_table"), Seat.number == bindparam("p_seat"))
+    .values(used_ms=bindparam("p_used"))
+)
 
 
 class Tables:
@@ -464,34 +491,25 @@ class Tables:
         state the line ends the game in (the ratings change in the same transaction)."""
         now = datetime.now(UTC)
         used = live.clock.used_ms[seat] + _ms(now - live.clock.turn_since)
-        changes: dict[str, Any] = {"moves_made": number, "updated_at": now, "turn_since": now}
-        if final is not None:
-            changes["status"] = "finished"
+        line = {
+            "p_table": live.id,
+            "p_before": number - 1,
+            "p_number": number,
+            "p_seat": seat,
+            "p_action": text,
+            "p_note": note,
+            "p_now": now,
+            "p_used": used,
+            "p_status": "finished" if final is not None else live.status,
+        }
         try:
             with self.db.write_engine.begin() as connection:  # one transaction, plain SQL
-                # The guard on moves_made: of two writers for one number, one wins.
-                done = connection.execute(
-                    update(Table)
-                    .where(Table.id == live.id, Table.moves_made == number - 1)
-                    .values(**changes)
-                )
-                if done.rowcount != 1:
+                # The guard on moves_made: of two writers for one number, one wins (and on
+                # PostgreSQL the row lock makes the writers of one table take turns).
+                if connection.execute(_ADVANCE, line).rowcount != 1:
                     raise _Taken
-                connection.execute(
-                    insert(Move).values(
-                        table_id=live.id,
-                        number=number,
-                        seat=seat,
-                        action=text,
-                        note=note,
-                        created_at=now,
-                    )
-                )
-                connection.execute(
-                    update(Seat)
-                    .where(Seat.table_id == live.id, Seat.number == seat)
-                    .values(used_ms=used)
-                )
+                connection.execute(_LOG_LINE, line)
+                connection.execute(_CHARGE, line)
                 if final is not None:
                     with DbSession(bind=connection) as s:
                         rate(s, live.game.id, live.seats, final)
