@@ -65,6 +65,53 @@ def _druid_view(state: MysticValeState, viewer: int | None, owner: int) -> dict[
     return data
 
 
+def _catalog(data: dict[str, Any]) -> dict[str, JSON]:
+    """Printed values of every card type the view names, for drawing them (presentation
+    only: the values may come from an imported card file, so the browser cannot know them)."""
+    adv_ids = {c.CURSED_LAND, c.FERTILE_SOIL}
+    vale_ids: set[str] = set()
+    for level in data["market"]:
+        adv_ids.update(copy.partition("@")[0] for copy in level if copy)
+    for level in data["vale_market"]:
+        vale_ids.update(vid for vid in level if vid)
+    for druid in data["druids"]:
+        for card in druid["cards"]:
+            adv_ids.update(type_id for type_id in card["slots"] if type_id)
+        vale_ids.update(v["vale"] for v in druid["vales"])
+        vale_ids.update(druid["boxed_vales"])
+    if data["harvest"]:
+        adv_ids.update(copy.partition("@")[0] for copy in data["harvest"]["to_sleeve"])
+    advs, vales = c.advancements(), c.vales()
+    return {
+        "advancements": {
+            a.id: {
+                "name": a.name,
+                "level": a.level,
+                "cost": a.cost,
+                "symbols": dict(a.symbols),
+                "ability": a.ability,
+                "timing": a.timing,
+                "vertical": a.vertical,
+                "standin": a.standin,
+            }
+            for a in (advs[i] for i in sorted(adv_ids))
+        },
+        "vales": {
+            v.id: {
+                "name": v.name,
+                "level": v.level,
+                "cost": dict(v.cost),
+                "end_vp": v.end_vp,
+                "growth": v.growth,
+                "ability": v.ability,
+                "timing": v.timing,
+                "standin": v.standin,
+            }
+            for v in (vales[i] for i in sorted(vale_ids))
+        },
+    }
+
+
 def view(state: MysticValeState, seat: int | None) -> dict[str, JSON]:
     over = state.to_move is None
     h = state.harvest
@@ -101,6 +148,7 @@ def view(state: MysticValeState, seat: int | None) -> dict[str, JSON]:
     }
     if state.choice is not None and seat == state.to_move:
         data["choice"] = {"ability": state.choice["ability"], "left": state.choice["left"]}
+    data["catalog"] = _catalog(data)
     return data
 
 
