@@ -15,6 +15,7 @@ works as it always has.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import secrets
@@ -22,6 +23,12 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
+from typing import Any
+
+# What a process hears: a table's number, and the line it logged if it was a move (so that a
+# process one line behind applies it without reading the database); None: "anything may
+# have changed", after a reconnection.
+News = Callable[[int | None, dict[str, Any] | None], None]
 
 log = logging.getLogger("meadow.server")
 
@@ -45,10 +52,10 @@ class Alone:
 
     shared = False
 
-    def start(self, on_news: Callable[[int | None], None]) -> None:
+    def start(self, on_news: News) -> None:
         pass
 
-    def publish(self, table_id: int) -> None:
+    def publish(self, table_id: int, line: dict[str, Any] | None = None) -> None:
         pass
 
     def hosts(self, table_id: int) -> bool:
@@ -83,15 +90,15 @@ class RedisCluster:
         self.closed = False
         self.listening: threading.Thread | None = None
 
-    def start(self, on_news: Callable[[int | None], None]) -> None:
-        """Listen for news in a thread of its own; `on_news(None)` after every
+    def start(self, on_news: News) -> None:
+        """Listen for news in a thread of its own; `on_news(None, None)` after every
         (re)subscription, since news sent while away was lost."""
         self.listening = threading.Thread(
             target=self._listen, args=(on_news,), name="cluster-news", daemon=True
         )
         self.listening.start()
 
-    def _listen(self, on_news: Callable[[int | None], None]) -> None:
+    def _listen(self, on_news: News) -> None:
         import redis
 
         wait = 0.1
@@ -99,13 +106,14 @@ class RedisCluster:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.news)
-                on_news(None)
+                on_news(None, None)
                 wait = 0.1
                 for message in pubsub.listen():
                     if self.closed:
                         return
                     if message["type"] == "message":
-                        on_news(int(message["data"]))
+                        news = json.loads(message["data"])
+                        on_news(int(news["table"]), news.get("line"))
             except redis.RedisError as exc:
                 log.warning("cluster news interrupted (%s); resubscribing", exc)
                 time.sleep(wait)
@@ -114,9 +122,9 @@ class RedisCluster:
                 log.exception("cluster news failed; resubscribing")
                 time.sleep(wait)
 
-    def publish(self, table_id: int) -> None:
+    def publish(self, table_id: int, line: dict[str, Any] | None = None) -> None:
         try:
-            self.redis.publish(self.news, str(table_id))
+            self.redis.publish(self.news, json.dumps({"table": table_id, "line": line}))
         except Exception:
             # The move is committed; listeners elsewhere catch up at their next news or
             # resync. A refused publish must not turn an acknowledged move into an error.

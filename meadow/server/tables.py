@@ -144,20 +144,23 @@ class Tables:
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
             for move in moves:
-                self._replay_line(live, move)
+                self._replay_line(live, move.number, move.seat, move.action, move.note)
         return live
 
-    def _replay_line(self, live: LiveTable, move: Move) -> Entry:
-        """A line read back from the log, applied to the table in memory."""
+    def _replay_line(
+        self, live: LiveTable, number: int, seat: int, action: str, note: str | None
+    ) -> Entry:
+        """A line read back from the log (or heard from another process), applied to the
+        table in memory."""
         assert live.state is not None
-        if move.action == UNDO:
+        if action == UNDO:
             undone = live.standing.pop()
-            entry = Entry(move.number, move.seat, UNDO, [], move.note, undone.number)
+            entry = Entry(number, seat, UNDO, [], note, undone.number)
             live.log.append(entry)
             live.rebuild()
             return entry
-        events = live.state.apply(live.state.parse_action(move.action))
-        entry = Entry(move.number, move.seat, move.action, events, move.note)
+        events = live.state.apply(live.state.parse_action(action))
+        entry = Entry(number, seat, action, events, note)
         self._remember(live, entry)
         return entry
 
@@ -174,14 +177,35 @@ class Tables:
 
     # -- several processes ------------------------------------------------------------
 
-    def follow(self, table_id: int | None) -> None:
+    def follow(self, table_id: int | None, line: dict[str, Any] | None = None) -> None:
         """News from another process: catch up on the table it names, or on every table
-        held here (None: after a reconnection to the news, when some may have been lost)."""
+        held here (None: after a reconnection to the news, when some may have been lost).
+        A move's line comes with the news: one line behind, it is applied as heard."""
         with self.guard:
             held = list(self.live.values())
         for live in held:
-            if table_id is None or live.id == table_id:
+            if table_id not in (None, live.id):
+                continue
+            if line is None or not self._follow_line(live, line):
                 self._catch_up(live)
+
+    def _follow_line(self, live: LiveTable, line: dict[str, Any]) -> bool:
+        """Apply a move heard from another process if it is the next line; False when the
+        table is further behind (or not at play), and must read the log instead."""
+        with live.lock:
+            if line["number"] <= live.moves_made:
+                return True  # known already (our own news comes back to us too)
+            if line["number"] != live.moves_made + 1 or live.status != "running":
+                return False
+            seat = line["seat"]
+            entry = self._replay_line(live, line["number"], seat, line["action"], line["note"])
+            live.clock.turn_since = datetime.fromisoformat(line["at"])
+            live.clock.used_ms[seat] = line["used"]
+            if live.state is not None and live.state.is_over:
+                live.status = "finished"
+            self._tell(live, entry)
+        self._schedule_bot(live)
+        return True
 
     def adopt(self) -> None:
         """Keep hosting this process's tables and take running tables no process hosts
@@ -225,8 +249,9 @@ class Tables:
                     live.seats[number] = now
                     for listener in live.listeners:
                         listener.send(outbound.message("seat", seat=number, bot=now[1]))
-            for line in lines:
-                self._tell(live, self._replay_line(live, line))
+            for row in lines:
+                entry = self._replay_line(live, row.number, row.seat, row.action, row.note)
+                self._tell(live, entry)
             live.status = status
         self._schedule_bot(live)
 
@@ -395,12 +420,12 @@ class Tables:
             after = state.clone()
             events = after.apply(action)
             final = after if after.is_over else None
-            self._commit_line(live, expected, seat, str(action), note, final)
+            news = self._commit_line(live, expected, seat, str(action), note, final)
             live.state = after
             entry = Entry(expected, seat, str(action), events, note)
             self._remember(live, entry)
             self._tell(live, entry)
-        self.cluster.publish(live.id)
+        self.cluster.publish(live.id, news)
         self._schedule_bot(live)
         self._notify(live)
         return after, entry
@@ -486,9 +511,10 @@ class Tables:
         text: str,
         note: str | None,
         final: State | None = None,
-    ) -> None:
+    ) -> dict[str, Any]:
         """A line is acknowledged only once this returns: it is in the log. `final`: the
-        state the line ends the game in (the ratings change in the same transaction)."""
+        state the line ends the game in (the ratings change in the same transaction).
+        Returns the line as other processes hear of it."""
         now = datetime.now(UTC)
         used = live.clock.used_ms[seat] + _ms(now - live.clock.turn_since)
         line = {
@@ -521,6 +547,14 @@ class Tables:
         live.clock.charge(seat, now)
         if final is not None:
             live.status = "finished"
+        return {
+            "number": number,
+            "seat": seat,
+            "action": text,
+            "note": note,
+            "at": now.isoformat(),
+            "used": used,
+        }
 
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)
