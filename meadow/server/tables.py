@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Connection, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 
@@ -37,6 +37,7 @@ from meadow.server.live import UNDO, Entry, Listener, LiveTable
 from meadow.server.mail import Mailer
 from meadow.server.ratings import rate
 from meadow.store import Database, Move, Seat, Table, User
+from meadow.store.writer import GroupWriter
 
 log = logging.getLogger("meadow.server")
 
@@ -85,6 +86,7 @@ class Tables:
         self.guard = threading.Lock()  # guards `live` itself
         # Bots think in other processes (a search holds the interpreter for its whole
         # budget); a thread per worker waits for the answer and submits it.
+        self.writer = GroupWriter(db.write_engine)
         self.thinkers = ProcessPoolExecutor(bot_workers, mp_context=get_context("spawn"))
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.closed = False
@@ -93,6 +95,7 @@ class Tables:
         self.closed = True
         self.bots.shutdown(wait=False, cancel_futures=True)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
+        self.writer.close()
 
     # -- loading ----------------------------------------------------------------------
 
@@ -528,18 +531,23 @@ class Tables:
             "p_used": used,
             "p_status": "finished" if final is not None else live.status,
         }
+
+        def record(connection: Connection) -> None:
+            # The guard on moves_made: of two writers for one number, one wins (and on
+            # PostgreSQL the row lock makes the writers of one table take turns).
+            if connection.execute(_ADVANCE, line).rowcount != 1:
+                raise _Taken
+            connection.execute(_LOG_LINE, line)
+            connection.execute(_CHARGE, line)
+            if final is not None:
+                # The ratings change in this line's own savepoint: committing the session
+                # releases it, and the batch's commit makes it durable with the move.
+                with DbSession(bind=connection, join_transaction_mode="create_savepoint") as s:
+                    rate(s, live.game.id, live.seats, final)
+                    s.commit()
+
         try:
-            with self.db.write_engine.begin() as connection:  # one transaction, plain SQL
-                # The guard on moves_made: of two writers for one number, one wins (and on
-                # PostgreSQL the row lock makes the writers of one table take turns).
-                if connection.execute(_ADVANCE, line).rowcount != 1:
-                    raise _Taken
-                connection.execute(_LOG_LINE, line)
-                connection.execute(_CHARGE, line)
-                if final is not None:
-                    with DbSession(bind=connection) as s:
-                        rate(s, live.game.id, live.seats, final)
-                        s.flush()
+            self.writer.write(record, order=live.id)  # once committed, with other moves
         except (_Taken, IntegrityError):
             if self.cluster.shared:
                 self._catch_up(live)  # the other writer was another process
