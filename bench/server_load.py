@@ -48,7 +48,10 @@ def cpu_seconds(pid: int) -> float:
 
 class Player:
     def __init__(self, base: str, name: str) -> None:
-        self.http = httpx.AsyncClient(base_url=base, timeout=30)
+        # Below uvicorn's 5 s keep-alive: a connection the server is closing is never reused.
+        self.http = httpx.AsyncClient(
+            base_url=base, timeout=30, limits=httpx.Limits(keepalive_expiry=2)
+        )
         self.name = name
         self.csrf = ""
 

@@ -75,7 +75,11 @@ class Player:
         self.page.wait_for_selector("#new-table")
 
     def create_table(
-        self, game: str, seats: list[str], options: dict[str, str] | None = None
+        self,
+        game: str,
+        seats: list[str],
+        options: dict[str, str] | None = None,
+        move_seconds: int | None = None,
     ) -> int:
         """From the lobby's form: `seats` for seats 2.. ('easy', 'medium', 'hard' or '' for a
         person). Returns the table's number once its page is open."""
@@ -86,6 +90,8 @@ class Player:
             self.page.select_option(f"#new-table select[name=seat{number}]", seat)
         for name, value in (options or {}).items():
             self.page.select_option(f"#new-table select[name={name}]", value)
+        if move_seconds is not None:
+            self.page.fill("#new-table input[name=move_seconds]", str(move_seconds))
         self.page.click("#new-table button[type=submit]")
         self.page.wait_for_selector(".table[data-table]")
         return int(self.page.get_attribute(".table[data-table]", "data-table"))

@@ -5,6 +5,7 @@ reload in the middle of the game picks up where it was."""
 from __future__ import annotations
 
 import random
+import re
 
 from tests.web.conftest import Player
 
@@ -57,3 +58,14 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     assert host.errors == [] and guest.errors == []
     for context in contexts:
         context.close()
+
+
+def test_a_table_with_a_clock_shows_the_time_left(player: Player) -> None:
+    player.sign_up("clocked")
+    player.create_table("topiary", ["easy"], move_seconds=90)
+    player.wait_for_turn_or_end()
+    shown = player.page.inner_text(".table-head .clock")
+    assert re.search(r"clocked: 1:[2-3]\d$", shown), shown
+    player.page.wait_for_timeout(2100)  # it counts down while the page is open
+    later = player.page.inner_text(".table-head .clock")
+    assert later != shown and later.startswith(shown.rsplit(" ", 1)[0]), later

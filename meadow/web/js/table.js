@@ -37,6 +37,11 @@ class LiveTable {
     this.fresh = [];
     this.closed = false;
     this.retries = 0;
+    // The clock as far as this page can tell: when the current decision began, and each
+    // seat's time used before it (the server keeps the real one and acts on it).
+    this.turnStarted = Date.parse(info.clock.turn_since);
+    this.used = info.seats.map((s) => s.used_ms);
+    this.ticking = setInterval(() => this.tick(), 1000);
     this.root = html("div", { class: `table game-${info.game}`, "data-table": info.id });
     this.draw();
     this.connect(0);
@@ -44,6 +49,7 @@ class LiveTable {
 
   close() {
     this.closed = true;
+    clearInterval(this.ticking);
     if (this.socket) this.socket.close();
     banner(false);
   }
@@ -94,6 +100,8 @@ class LiveTable {
     if (message.number <= this.lastNumber()) return;
     const { number, seat, events, action, note } = message;
     this.addLine({ number, seat, events, action, note });
+    this.used[seat] += Date.now() - this.turnStarted;
+    this.turnStarted = Date.now();
     this.fresh = events.flatMap((event) => this.module.spots(event, this.ctx()) || []);
     this.setPosition(message);
     this.draw();
@@ -230,7 +238,26 @@ class LiveTable {
       html("h1", {}, [t(`${this.info.game}.title`)]),
       html("ul", { class: "seats" }, seats),
       html("p", { class: myTurn ? "status mine" : "status" }, [status]),
+      html("p", { class: "clock" }, [this.clockText()]),
     ]);
+  }
+
+  // Time left for the seat to move, if the table has a clock.
+  clockText() {
+    const { move_seconds: perMove, game_seconds: perGame } = this.info.clock;
+    const position = this.position;
+    if ((!perMove && !perGame) || !position || position.over || position.to_move === null) return "";
+    const thinking = Date.now() - this.turnStarted;
+    const left = perMove ? perMove * 1000 - thinking : perGame * 1000 - this.used[position.to_move] - thinking;
+    const seconds = Math.max(0, Math.ceil(left / 1000));
+    const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+    const name = seatName(this.ctx(), position.to_move);
+    return t("table.clock", { name, time });
+  }
+
+  tick() {
+    const shown = this.root.querySelector(".clock");
+    if (shown) shown.textContent = this.clockText();
   }
 
   waitingRoom() {
