@@ -487,24 +487,23 @@ class Tables:
         return answer
 
     def _tell(self, live: LiveTable, entry: Entry) -> None:
-        """Every listener of this process hears of a new line, each as its seat sees it."""
+        """Every listener of this process hears of a new line, each as its seat sees it;
+        one message per seat, however many listen as that seat (spectators, second tabs)."""
         assert live.state is not None
+        built: dict[int | None, dict[str, Any]] = {}
         for listener in live.listeners:
-            if entry.undoes is not None:
-                message = outbound.undo_message(
-                    live.state, listener.seat, entry.number, entry.seat, entry.undoes
-                )
-            else:
-                message = outbound.move_message(
-                    live.state,
-                    listener.seat,
-                    entry.number,
-                    entry.seat,
-                    entry.action,
-                    entry.events,
-                    entry.note,
-                )
+            message = built.get(listener.seat)
+            if message is None:
+                message = built[listener.seat] = self._news(live.state, listener.seat, entry)
             listener.send(message)
+
+    @staticmethod
+    def _news(state: State, seat: int | None, entry: Entry) -> dict[str, Any]:
+        if entry.undoes is not None:
+            return outbound.undo_message(state, seat, entry.number, entry.seat, entry.undoes)
+        return outbound.move_message(
+            state, seat, entry.number, entry.seat, entry.action, entry.events, entry.note
+        )
 
     def _commit_line(
         self,
