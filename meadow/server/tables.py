@@ -12,8 +12,10 @@ the same path, so they too are one move at a time.
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from multiprocessing import get_context
@@ -87,7 +89,12 @@ class Tables:
         # Bots think in other processes (a search holds the interpreter for its whole
         # budget); a thread per worker waits for the answer and submits it.
         self.writer = GroupWriter(db.write_engine)
-        self.thinkers = ProcessPoolExecutor(bot_workers, mp_context=get_context("spawn"))
+        self.thinkers = ProcessPoolExecutor(
+            bot_workers,
+            mp_context=get_context("spawn"),
+            initializer=_leave_with,
+            initargs=(os.getpid(),),
+        )
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.closed = False
 
@@ -677,6 +684,18 @@ class Tables:
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
+
+
+def _leave_with(server: int) -> None:
+    """In a bot worker: exit once the server that started it is gone. A server killed
+    outright (SIGKILL, out of memory) cannot stop its workers, and they would linger."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-server", daemon=True).start()
 
 
 def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) -> str:
