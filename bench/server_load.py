@@ -182,6 +182,7 @@ async def run(args: argparse.Namespace) -> None:
         await asyncio.gather(*(p.sign_up() for p in players))
         latencies: list[float] = []
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+        own_before = time.process_time()
         started = time.monotonic()
         stop = started + args.seconds
         counts = await asyncio.gather(
@@ -199,6 +200,7 @@ async def run(args: argparse.Namespace) -> None:
         )
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
+        own = time.process_time() - own_before
     finally:
         for server in servers:
             server.terminate()
@@ -214,6 +216,10 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
         f"{args.seconds:g} s, {store}, moves via {args.via}, {args.processes} process(es)"
+    )
+    print(
+        f"server CPU {cpu / elapsed:.2f} cores, load generator {own / elapsed:.2f} cores "
+        f"(of {os.cpu_count()})"
     )
     print()
     print(

@@ -1,0 +1,166 @@
+"""Agent steps per second through each research API, per game, beside PettingZoo's own
+connect four.
+
+    python -m bench.rl [--seconds 5] [--repeat 3] [--game topiary]
+
+A *step* is one decision of a uniformly random masked agent, with everything an agent pays
+for: the observation array and mask of the seat to move, and applying the chosen index.
+PettingZoo: `env.last()` and `env.step()` for every seat. Gymnasium: `env.step()` for the
+agent's seat, the other seat played by Meadow's random bot (its decisions are not counted as
+steps, but their time is in). OpenSpiel: `legal_actions()`, `observation_tensor()` and
+`apply_action()` of the player to move. 2 players, default options; one process, one core.
+With `--repeat N` each row is measured N times and the fastest run is kept, which filters
+out other processes taking the core for a while (the machine is shared).
+Connect four (PettingZoo 1.27's `connect_four_v3`, which needs pygame) gets the same loop as
+the Meadow PettingZoo rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from meadow import games
+
+Result = tuple[int, int, float]  # steps, games, seconds
+
+
+def _pettingzoo_loop(make: Callable[[], object], seconds: float) -> Result:
+    env = make()
+    rng = np.random.default_rng(2026)
+    steps = played = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        env.reset(seed=played)  # type: ignore[attr-defined]
+        for _agent in env.agent_iter():  # type: ignore[attr-defined]
+            observation, _, terminated, truncated, _ = env.last()  # type: ignore[attr-defined]
+            if terminated or truncated:
+                env.step(None)  # type: ignore[attr-defined]
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))  # type: ignore[attr-defined]
+            steps += 1
+        played += 1
+    return steps, played, time.perf_counter() - started
+
+
+def pettingzoo(game_id: str, seconds: float) -> Result:
+    import meadow.rl
+
+    return _pettingzoo_loop(lambda: meadow.rl.env(game_id, 2), seconds)
+
+
+def connect_four(seconds: float) -> Result | None:
+    try:
+        from pettingzoo.classic import connect_four_v3
+    except ImportError:  # it draws with pygame, which Meadow does not need
+        return None
+    return _pettingzoo_loop(connect_four_v3.env, seconds)
+
+
+def gymnasium(game_id: str, seconds: float) -> Result:
+    from meadow.rl.gym import MeadowGymEnv
+
+    env = MeadowGymEnv(game_id, players=2, opponents="random")
+    rng = np.random.default_rng(2026)
+    steps = played = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        observation, _ = env.reset(seed=played)
+        done = False
+        while not done:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            observation, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+            steps += 1
+        played += 1
+    return steps, played, time.perf_counter() - started
+
+
+def openspiel(game_id: str, seconds: float) -> Result:
+    from meadow.rl import openspiel as spiel
+
+    game = spiel.load(game_id, players=2)
+    rng = np.random.default_rng(2026)
+    steps = played = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_action(int(rng.integers(spiel.DEAL_OUTCOMES)))
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+        played += 1
+    return steps, played, time.perf_counter() - started
+
+
+def engine(game_id: str, seconds: float) -> Result:
+    """The engine alone (legal list and apply), for scale."""
+    game = games.get(game_id)
+    rng = np.random.default_rng(2026)
+    steps = played = 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        state = game.setup(2, seed=played)
+        while not state.is_over:
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        played += 1
+    return steps, played, time.perf_counter() - started
+
+
+def best(measure: Callable[[], Result | None], repeat: int) -> Result | None:
+    """The fastest of `repeat` runs (steps per second)."""
+    runs = [measure() for _ in range(repeat)]
+    found = [r for r in runs if r is not None]
+    return max(found, key=lambda r: r[0] / r[2]) if found else None
+
+
+def _row(name: str, api: str, result: Result) -> str:
+    steps, played, elapsed = result
+    rates = f"{steps / elapsed:,.0f} | {played / elapsed:,.1f} | {steps / played:.1f}"
+    return f"| {name} | {api} | {rates} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="per game and API")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per row; the fastest counts")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    args = parser.parse_args()
+    seconds, repeat = args.seconds, args.repeat
+    chosen = args.game or games.ids()
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), "
+        f"{platform.machine()}, best of {repeat} x {seconds:g} s per row, 2 players, "
+        "default options"
+    )
+    print()
+    print("| game | API | agent steps/s | games/s | agent steps per game |")
+    print("|---|---|---:|---:|---:|")
+    apis: list[tuple[str, Callable[[str, float], Result]]] = [
+        ("engine only", engine),
+        ("PettingZoo", pettingzoo),
+        ("Gymnasium", gymnasium),
+        ("OpenSpiel", openspiel),
+    ]
+    for game_id in chosen:
+        for api, measure in apis:
+            result = best(lambda m=measure, g=game_id: m(g, seconds), repeat)
+            assert result is not None
+            print(_row(game_id, api, result), flush=True)
+    four = best(lambda: connect_four(seconds), repeat)
+    if four is None:
+        print("| connect four | PettingZoo | (needs pygame) | | |")
+    else:
+        print(_row("connect four", "PettingZoo", four))
+
+
+if __name__ == "__main__":
+    main()
