@@ -26,4 +26,10 @@ def serve(
     config = Settings(**{k: v for k, v in overrides.items() if v is not None})
     where = config.database_url or f"SQLite in {config.data_dir.resolve()}"
     console.print(f"Meadow on http://{config.host}:{config.port} ({where})")
-    uvicorn.run(create_app(config), host=config.host, port=config.port, log_level="info")
+    uvicorn.run(
+        create_app(config),
+        host=config.host,
+        port=config.port,
+        log_level="info",
+        ws_per_message_deflate=config.ws_compression,
+    )

@@ -30,6 +30,11 @@ class Settings(BaseSettings):
     smtp_from: str = "meadow@localhost"
     public_url: str = Field("http://127.0.0.1:8000", description="The address in e-mails.")
     bot_workers: int = Field(2, description="Processes that think for the bots.")
+    ws_compression: bool = Field(
+        False,
+        description="Compress WebSocket messages: less traffic, more server CPU per move "
+        "(a move's news is a few kilobytes).",
+    )
     redis_url: str | None = Field(
         None, description="Redis for several server processes on one database; none: one."
     )
