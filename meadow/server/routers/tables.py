@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -241,7 +242,7 @@ def your_turns(
         live = hub.current(table.id)
         seat = live.seat_of(user.id)
         if live.state is not None and seat is not None and live.state.to_move == seat:
-            waiting.append({**_summary(table), "your_seat": seat, "since": table.updated_at})
+            waiting.append({**_summary(table), "your_seat": seat, "since": _utc(table.updated_at)})
     return waiting
 
 
@@ -402,7 +403,7 @@ def _summary(table: Table) -> dict[str, Any]:
             "move_seconds": table.move_seconds,
             "game_seconds": table.game_seconds,
             "grace_seconds": table.grace_seconds,
-            "turn_since": table.turn_since.isoformat(),
+            "turn_since": _utc(table.turn_since).isoformat(),
         },
         "seats": [
             {
@@ -414,3 +415,9 @@ def _summary(table: Table) -> dict[str, Any]:
             for seat in table.seats
         ],
     }
+
+
+def _utc(moment: datetime) -> datetime:
+    """SQLite hands times back without their zone; they were written in UTC, and a browser
+    elsewhere must not read them as its local time."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
