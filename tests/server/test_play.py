@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -127,3 +128,11 @@ def test_an_invitation_link_leads_to_the_table_and_seats_the_guest(server: Serve
     assert friend.get("/api/invites/not-a-code").status_code == 404
     seats = host.table(created.json()["id"])["seats"]
     assert [s["person"] for s in seats] == ["inviting-host", "invited-friend"]
+
+
+def test_times_carry_their_zone(server: Server):
+    """A browser in another time zone must read the server's times as UTC."""
+    me = server.client().signup(f"zoned-{server.port}")
+    created = me.post("/api/tables", json={"game": "topiary", "players": 2, "seats": [None, None]})
+    since = me.table(created.json()["id"])["clock"]["turn_since"]
+    assert datetime.fromisoformat(since).utcoffset() == timedelta(0)
