@@ -46,7 +46,9 @@ export function logLine(module, ctx, line, board) {
         line.seat === null ? "" : `${seatSymbol(line.seat)} ${seatName(ctx, line.seat)}`,
       ]),
       html("span", { class: "what" }, [texts.join(" · ") || t("log.nothing_shown")]),
-      line.note ? html("span", { class: "note" }, [t("log.note", { note: line.note })]) : null,
+      // The server notes one thing on a move: that a computer took the seat over (its
+      // sentence, kept in the record, is English; the page says it in its own words).
+      line.note ? html("span", { class: "note" }, [t("log.took_over")]) : null,
     ],
   );
   const light = (on) => {

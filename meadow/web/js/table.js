@@ -81,7 +81,7 @@ class LiveTable {
     else if (message.kind === "move") this.onMove(message);
     else if (message.kind === "undo") this.onUndo(message);
     else if (message.kind === "seat") this.refreshSeats();
-    else if (message.kind === "error") this.refused(message.error);
+    else if (message.kind === "error") this.refused(refusal(message.status, message.error));
   }
 
   onSync(message) {
@@ -166,7 +166,7 @@ class LiveTable {
     try {
       await api("POST", `/api/tables/${this.info.id}/${path}`, body);
     } catch (error) {
-      this.refused(problem(error));
+      this.refused(refusal(error.status, problem(error)));
     }
   }
 
@@ -351,6 +351,15 @@ class LiveTable {
     const list = html("ol", { class: "log", reversed: true }, items.reverse());
     return html("section", { class: "log-box" }, [html("h2", {}, [t("table.log")]), list]);
   }
+}
+
+// Why a move was refused, in the page's language where the page knows the reason: the
+// page offers only legal moves, so a refusal means the game moved on (409) or the seat is
+// not this person's to move (403). Other reasons are the engine's own sentence.
+function refusal(status, text) {
+  if (status === 409) return t("table.moved_on");
+  if (status === 403) return t("table.not_yours");
+  return text;
 }
 
 function markKeys(board, next, picked, pick) {
