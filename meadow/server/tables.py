@@ -12,63 +12,35 @@ the same path, so they too are one move at a time.
 from __future__ import annotations
 
 import logging
-import os
 import secrets
 import threading
-import time
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
-from multiprocessing import get_context
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import make_bot
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
 from meadow.core.record import GameRecord
-from meadow.core.rng import Rng, new_seed
+from meadow.core.rng import new_seed
 from meadow.server import outbound
 from meadow.server.clocks import Clock
 from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable
 from meadow.server.mail import Mailer
+from meadow.server.movelog import Taken, write_line
 from meadow.server.ratings import rate
+from meadow.server.thinking import think, thinkers
 from meadow.store import Database, Move, Seat, Table, User
 from meadow.store.writer import GroupWriter
 
 log = logging.getLogger("meadow.server")
-
-# The three statements of every move, built once: building them anew cost more than running
-# them. Their parameters are named p_...: an update given a parameter named like one of its
-# table's columns would set that column too.
-_ADVANCE = (
-    update(Table)
-    .where(Table.id == bindparam("p_table"), Table.moves_made == bindparam("p_before"))
-    .values(
-        moves_made=bindparam("p_number"),
-        updated_at=bindparam("p_now"),
-        turn_since=bindparam("p_now"),
-        status=bindparam("p_status"),
-    )
-)
-_LOG_LINE = insert(Move).values(
-    table_id=bindparam("p_table"),
-    number=bindparam("p_number"),
-    seat=bindparam("p_seat"),
-    action=bindparam("p_action"),
-    note=bindparam("p_note"),
-    created_at=bindparam("p_now"),
-)
-_CHARGE = (
-    update(Seat)
-    .where(Seat.table_id == bindparam("p_table"), Seat.number == bindparam("p_seat"))
-    .values(used_ms=bindparam("p_used"))
-)
 
 
 class Tables:
@@ -89,12 +61,7 @@ class Tables:
         # Bots think in other processes (a search holds the interpreter for its whole
         # budget); a thread per worker waits for the answer and submits it.
         self.writer = GroupWriter(db.write_engine)
-        self.thinkers = ProcessPoolExecutor(
-            bot_workers,
-            mp_context=get_context("spawn"),
-            initializer=_leave_with,
-            initargs=(os.getpid(),),
-        )
+        self.thinkers = thinkers(bot_workers)
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.closed = False
 
@@ -526,35 +493,23 @@ class Tables:
         Returns the line as other processes hear of it."""
         now = datetime.now(UTC)
         used = live.clock.used_ms[seat] + _ms(now - live.clock.turn_since)
-        line = {
-            "p_table": live.id,
-            "p_before": number - 1,
-            "p_number": number,
-            "p_seat": seat,
-            "p_action": text,
-            "p_note": note,
-            "p_now": now,
-            "p_used": used,
-            "p_status": "finished" if final is not None else live.status,
-        }
-
-        def record(connection: Connection) -> None:
-            # The guard on moves_made: of two writers for one number, one wins (and on
-            # PostgreSQL the row lock makes the writers of one table take turns).
-            if connection.execute(_ADVANCE, line).rowcount != 1:
-                raise _Taken
-            connection.execute(_LOG_LINE, line)
-            connection.execute(_CHARGE, line)
-            if final is not None:
-                # The ratings change in this line's own savepoint: committing the session
-                # releases it, and the batch's commit makes it durable with the move.
-                with DbSession(bind=connection, join_transaction_mode="create_savepoint") as s:
-                    rate(s, live.game.id, live.seats, final)
-                    s.commit()
-
-        try:
-            self.writer.write(record, order=live.id)  # once committed, with other moves
-        except (_Taken, IntegrityError):
+        ratings = None
+        if final is not None:  # the game ends: its ratings change with this line
+            ratings = partial(rate, game_id=live.game.id, seats=live.seats, final=final)
+        try:  # returns once committed, with other tables' moves
+            write_line(
+                self.writer,
+                table=live.id,
+                number=number,
+                seat=seat,
+                action=text,
+                note=note,
+                now=now,
+                used_ms=used,
+                status="finished" if final is not None else live.status,
+                also=ratings,
+            )
+        except (Taken, IntegrityError):
             if self.cluster.shared:
                 self._catch_up(live)  # the other writer was another process
             raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
@@ -686,25 +641,6 @@ class Tables:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
 
 
-def _leave_with(server: int) -> None:
-    """In a bot worker: exit once the server that started it is gone. A server killed
-    outright (SIGKILL, out of memory) cannot stop its workers, and they would linger."""
-
-    def watch() -> None:
-        while os.getppid() == server:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="leave-with-server", daemon=True).start()
-
-
-def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) -> str:
-    """In a worker process: the bot's move, chosen from its seat's observation only."""
-    state = games.get(game_id).state_from_json(state_json)
-    observation = observe(state, seat)  # the bot's only window on the game
-    return str(make_bot(bot_name).choose(observation, Rng(new_seed())))
-
-
 def _aware(moment: datetime) -> datetime:
     """SQLite hands times back without their zone; they were written in UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -712,7 +648,3 @@ def _aware(moment: datetime) -> datetime:
 
 def _ms(span: timedelta) -> int:
     return max(0, int(span.total_seconds() * 1000))
-
-
-class _Taken(Exception):
-    """Another writer committed this move number first."""

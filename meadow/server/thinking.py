@@ -1,0 +1,43 @@
+"""Bots think in worker processes: a search holds the Python interpreter for its whole time
+budget, so it must not share the process that answers people."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from typing import Any
+
+from meadow import games
+from meadow.bots import make_bot, observe
+from meadow.core.rng import Rng, new_seed
+
+
+def thinkers(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=get_context("spawn"),
+        initializer=_leave_with,
+        initargs=(os.getpid(),),
+    )
+
+
+def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) -> str:
+    """In a worker process: the bot's move, chosen from its seat's observation only."""
+    state = games.get(game_id).state_from_json(state_json)
+    observation = observe(state, seat)  # the bot's only window on the game
+    return str(make_bot(bot_name).choose(observation, Rng(new_seed())))
+
+
+def _leave_with(server: int) -> None:
+    """In a bot worker: exit once the server that started it is gone. A server killed
+    outright (SIGKILL, out of memory) cannot stop its workers, and they would linger."""
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="leave-with-server", daemon=True).start()
