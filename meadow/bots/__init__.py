@@ -10,14 +10,19 @@ from meadow.core.errors import MeadowError
 LEVELS = {"easy": "greedy", "medium": "mcts:200", "hard": "mcts:1s"}
 
 
-def make_bot(spec: str) -> Bot:
+def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     """A bot from its name: random, greedy, mcts:<iterations>, mcts:<seconds>s, either
-    optionally followed by :rollout=<decisions>, or a level (easy, medium, hard).
+    optionally followed by :rollout=<decisions>, a level (easy, medium, hard), or a trained
+    policy: policy:<name>, or with `trust_imports` policy:<module>:<attribute> and
+    policy:<file.py>:<attribute> (see meadow.rl.policy_bot; importing runs the module's code,
+    so only callers whose input is the host's own trust it).
 
     Raises:
-        MeadowError: an unknown bot or budget.
+        MeadowError: an unknown bot or budget, or a policy that cannot be loaded.
     """
     spec = LEVELS.get(spec.strip(), spec.strip())
+    if spec.startswith("policy:"):
+        return _policy_bot(spec.removeprefix("policy:"), trust_imports)
     if spec == "random":
         return RandomBot()
     if spec == "greedy":
@@ -38,8 +43,19 @@ def make_bot(spec: str) -> Bot:
                 "optionally with a rollout length (mcts:1s:rollout=10)"
             ) from None
     raise MeadowError(
-        f"no bot {spec!r}; bots are random, greedy, mcts:<n>, mcts:<s>s, easy, medium, hard"
+        f"no bot {spec!r}; bots are random, greedy, mcts:<n>, mcts:<s>s, easy, medium, hard, "
+        "policy:<name>"
     )
+
+
+def _policy_bot(rest: str, trust_imports: bool) -> Bot:
+    try:  # the research extra brings numpy; the bots above need nothing of it
+        from meadow.rl.policy_bot import policy_bot
+    except ImportError as exc:
+        raise MeadowError(
+            f"policy bots need the research extra (pip install 'meadow[rl]'): {exc}"
+        ) from None
+    return policy_bot(rest, trust_imports)
 
 
 __all__ = ["Bot", "GreedyBot", "MctsBot", "Observation", "RandomBot", "make_bot", "observe"]

@@ -36,7 +36,8 @@ def play(
         "easy",
         "--bot",
         "-b",
-        help="The opponents: easy, medium, hard, random, greedy, mcts:<n>, mcts:<s>s.",
+        help="The opponents: easy, medium, hard, random, greedy, mcts:<n>, mcts:<s>s, "
+        "policy:module:function.",
     ),
 ) -> None:
     """Play a game in the terminal against computer opponents (they see only their seats)."""
@@ -44,7 +45,7 @@ def play(
     options = game_options(game, players, option)
     if not 0 <= seat < players:
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
-    opponent = make_bot(bot)
+    opponent = make_bot(bot, trust_imports=True)  # the person at this terminal chose it
     record, state = GameRecord.start(
         game, players, options.model_dump(), new_seed() if seed is None else seed
     )

@@ -43,7 +43,7 @@ def play_match(match: Match) -> tuple[list[int], list[int], list[float]]:
     game = games.get(match.game_id)
     state = game.setup(match.players, match.options, match.seed)
     who = seating(match.specs, match.players, match.index)
-    bots = [make_bot(match.specs[b]) for b in who]
+    bots = [make_bot(match.specs[b], trust_imports=True) for b in who]
     rng = Rng(match.seed).spawn()
     while not state.is_over:
         seat = state.to_move
@@ -71,7 +71,9 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 @app.command()
 def tournament(
     game_id: str = typer.Argument(..., metavar="GAME", help="A game id, see `meadow games`."),
-    bots: str = typer.Option(..., help="Comma-separated bots: random, greedy, mcts:1s, ..."),
+    bots: str = typer.Option(
+        ..., help="Comma-separated bots: random, greedy, mcts:1s, policy:module:function, ..."
+    ),
     n: int = typer.Option(100, "-n", min=1, help="Number of games."),
     players: int = typer.Option(2, "--players", "-p", help="Number of seats."),
     seed: int | None = typer.Option(None, help="First seed; game i uses seed + i."),
@@ -85,7 +87,7 @@ def tournament(
     if not specs:
         raise MeadowError("--bots names no bot")
     for spec in specs:
-        make_bot(spec)  # refuses unknown bots before any game starts
+        make_bot(spec, trust_imports=True)  # refuses unknown bots before any game starts
     first = new_seed() if seed is None else seed
     matches = [Match(game.id, players, options, specs, first + i, i) for i in range(n)]
     seats_played = [0] * len(specs)

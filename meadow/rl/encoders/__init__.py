@@ -1,0 +1,1 @@
+"""One encoder per game: its action enumeration and how its view becomes an array."""
