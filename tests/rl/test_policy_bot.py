@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 
 import numpy as np
 import pytest
@@ -15,6 +16,8 @@ from meadow.core.rng import Rng
 from meadow.rl.encoding import encoding
 from meadow.rl.policy_bot import PolicyBot, register_policy
 from tests.rl.helpers import hidden
+from tests.server.conftest import Server
+from tests.server.test_play import play_out
 
 MODULE = "tests.rl.policies"
 
@@ -113,3 +116,27 @@ def test_a_policy_plays_a_tournament(capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert exited.value.code in (0, None), err
     assert "policy:tests" in out and "random (#2)" in out  # rich may wrap the long name
+
+
+def test_a_policy_takes_a_seat_at_the_server(tmp_path):
+    """The host names a policy; a table seats it like any bot, and it plays a whole game."""
+    server = Server(tmp_path, None, env={"MEADOW_POLICIES": "first=tests.rl.policies:first_legal"})
+    server.start()
+    try:
+        me = server.client().signup("policy-opponent")
+        refused = me.post(
+            "/api/tables",
+            json={"game": "topiary", "players": 2, "seats": [None, "policy:unnamed"]},
+        )
+        assert refused.status_code == 400 and "policy" in refused.json()["error"]
+        created = me.post(
+            "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "policy:first"]}
+        )
+        table_id = created.json()["id"]
+        assert me.post(f"/api/tables/{table_id}/start").status_code == 204
+        final = play_out({0: me}, table_id, random.Random(3))
+        assert final["over"]
+        record = me.get(f"/api/tables/{table_id}/record").json()
+        assert record["actions"]  # the policy's moves are in the log like anyone's
+    finally:
+        server.stop()
