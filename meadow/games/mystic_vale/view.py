@@ -12,6 +12,7 @@ level-1 advancements went back to the box.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from meadow.core.actions import JSON
@@ -81,34 +82,41 @@ def _catalog(data: dict[str, Any]) -> dict[str, JSON]:
         vale_ids.update(druid["boxed_vales"])
     if data["harvest"]:
         adv_ids.update(copy.partition("@")[0] for copy in data["harvest"]["to_sleeve"])
-    advs, vales = c.advancements(), c.vales()
     return {
-        "advancements": {
-            a.id: {
-                "name": a.name,
-                "level": a.level,
-                "cost": a.cost,
-                "symbols": dict(a.symbols),
-                "ability": a.ability,
-                "timing": a.timing,
-                "vertical": a.vertical,
-                "standin": a.standin,
-            }
-            for a in (advs[i] for i in sorted(adv_ids))
-        },
-        "vales": {
-            v.id: {
-                "name": v.name,
-                "level": v.level,
-                "cost": dict(v.cost),
-                "end_vp": v.end_vp,
-                "growth": v.growth,
-                "ability": v.ability,
-                "timing": v.timing,
-                "standin": v.standin,
-            }
-            for v in (vales[i] for i in sorted(vale_ids))
-        },
+        "advancements": {i: _advancement_values(i) for i in sorted(adv_ids)},
+        "vales": {i: _vale_values(i) for i in sorted(vale_ids)},
+    }
+
+
+# The catalog's entries are the same in every view: built once per card type. A view is
+# read-only data (serialised, compared, encoded), so sharing them is safe.
+@cache
+def _advancement_values(card_id: str) -> dict[str, JSON]:
+    a = c.advancements()[card_id]
+    return {
+        "name": a.name,
+        "level": a.level,
+        "cost": a.cost,
+        "symbols": dict(a.symbols),
+        "ability": a.ability,
+        "timing": a.timing,
+        "vertical": a.vertical,
+        "standin": a.standin,
+    }
+
+
+@cache
+def _vale_values(vale_id: str) -> dict[str, JSON]:
+    v = c.vales()[vale_id]
+    return {
+        "name": v.name,
+        "level": v.level,
+        "cost": dict(v.cost),
+        "end_vp": v.end_vp,
+        "growth": v.growth,
+        "ability": v.ability,
+        "timing": v.timing,
+        "standin": v.standin,
     }
 
 

@@ -151,7 +151,8 @@ def board(kind: str) -> board_module.Board:
     return board_module.from_data(_load(name), str(path or name))
 
 
-def standins() -> list[str]:
+@cache  # every view names them: the data files are read once
+def standins() -> tuple[str, ...]:
     """What in the current data is a stand-in, for views and documentation."""
     found = []
     if any(a.standin for a in animals()):
@@ -163,4 +164,4 @@ def standins() -> list[str]:
     for kind in BOARD_FILES:
         if board(kind).standin:
             found.append(f"{kind} board map")
-    return found
+    return tuple(found)

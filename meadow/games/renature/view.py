@@ -102,7 +102,7 @@ def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
                 name(x) for x in board.cells if board.is_brook(x) and state.area_id[x] is not None
             ),
         },
-        "standins": c.standins(),
+        "standins": list(c.standins()),
         "joker": _ANIMALS[state.joker].name,
         "dominoes": {
             name(x): {"domino": _DOMINOES[d].id, "animal": _ANIMALS[state.animal_at[x]].name}

@@ -156,14 +156,14 @@ def test_real_values_drop_in_without_code(tmp_path, monkeypatch):
     (tmp_path / "renature").mkdir()
     (tmp_path / "renature" / "area_tokens.json").write_text(json.dumps(tokens))
     monkeypatch.setenv("MEADOW_DATA", str(tmp_path))
-    for cached in (c.area_tokens, c.token_index):
+    for cached in (c.area_tokens, c.token_index, c.standins):
         cached.cache_clear()
     try:
         assert {t.back for t in c.area_tokens()} == {9}
         assert "area tokens" not in c.standins()
     finally:
         monkeypatch.delenv("MEADOW_DATA")
-        for cached in (c.area_tokens, c.token_index):
+        for cached in (c.area_tokens, c.token_index, c.standins):
             cached.cache_clear()
     assert {t.back for t in c.area_tokens()} != {9}
     assert games.get("renature").setup(2, seed=1) is not None
