@@ -96,3 +96,22 @@ def test_no_english_left_on_german_pages(player: Player) -> None:
         player.wait_for_turn_or_end()
         assert english_words_on(player, allowed) == set(), game
     assert player.errors == []
+
+
+def test_settings_are_kept_with_the_account(player: Player) -> None:
+    player.sign_up("settled")
+    player.open("#/profile")
+    player.page.uncheck("input[name=animations]")
+    player.page.wait_for_selector("html.no-animations")
+    player.page.check("input[name=colourblind]")
+    player.page.wait_for_selector("html.colourblind")
+    player.page.select_option("select[name=renature_animals]", "hidden")
+    player.page.wait_for_selector("select[name=renature_animals]")
+    player.page.reload()  # a fresh page reads them back from the server
+    player.page.wait_for_selector("body[data-ready=true]")
+    player.open("#/profile")
+    assert not player.page.is_checked("input[name=animations]")
+    assert player.page.is_checked("input[name=colourblind]")
+    assert player.page.input_value("select[name=renature_animals]") == "hidden"
+    assert player.page.evaluate("document.documentElement.className") == "no-animations colourblind"
+    assert player.errors == []

@@ -69,3 +69,21 @@ def test_a_table_with_a_clock_shows_the_time_left(player: Player) -> None:
     player.page.wait_for_timeout(2100)  # it counts down while the page is open
     later = player.page.inner_text(".table-head .clock")
     assert later != shown and later.startswith(shown.rsplit(" ", 1)[0]), later
+
+
+def test_a_lost_connection_shows_a_banner_and_play_resumes(player: Player, server) -> None:
+    rng = random.Random(3)
+    player.sign_up("reconnecting")
+    player.create_table("topiary", ["easy"])
+    for _ in range(2):
+        player.wait_for_turn_or_end()
+        player.play_decision(rng)
+    before = int(player.table_state()["move"])
+    server.kill()
+    player.page.wait_for_selector("#banner:not([hidden])")
+    server.start()  # same port, same database: the page reconnects and resyncs by itself
+    player.page.wait_for_selector("#banner", state="hidden", timeout=30_000)
+    player.wait_for_turn_or_end()
+    player.play_decision(rng)
+    assert int(player.table_state()["move"]) > before
+    assert player.errors == []

@@ -16,6 +16,16 @@ from tests.web.conftest import Player
 MAX_DECISIONS = 600
 
 
+def lights_something(player: Player) -> bool:
+    """Whether the mouse over some line of the move log lights what it names on the board."""
+    for line in player.page.locator("ol.log li").all()[:8]:
+        line.hover()
+        if player.page.locator(".board .spotlight").count():
+            player.page.mouse.move(0, 0)
+            return True
+    return False
+
+
 def settle(player: Player) -> None:
     """Let the last move's short animation end, so a screenshot shows the board at rest."""
     player.page.wait_for_timeout(1000)
@@ -36,6 +46,7 @@ def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> Non
         if decisions == 12:
             settle(player)
             player.page.screenshot(path=str(shots / f"{game}-middle.png"))
+            assert lights_something(player), "no line of the move log names a spot"
         assert decisions < MAX_DECISIONS, "the game did not end"
     scores = player.page.locator(".result table.scores")
     scores.wait_for()
