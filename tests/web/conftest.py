@@ -58,9 +58,11 @@ class Player:
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
 
     def _console(self, message: object) -> None:
-        # A refused request shows in the console as a failed resource; what counts here is
-        # what the page itself reports (a missing translation, a conflict between paths).
-        if message.type == "error" and not message.text.startswith("Failed to load resource"):
+        # The browser logs refused requests and sockets that could not connect (while a
+        # server restarts); what counts here is what the page itself reports (a missing
+        # translation, a conflict between paths).
+        network = ("Failed to load resource", "WebSocket connection to")
+        if message.type == "error" and not message.text.startswith(network):
             self.errors.append(message.text)
 
     def open(self, address: str = "#/") -> None:
