@@ -16,6 +16,9 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     host.sign_up("host-live")
     table = host.create_table("topiary", [""])
     invite = host.page.inner_text("code.invite")
+    # A free seat: no start yet, a word on what the game waits for instead.
+    assert host.page.locator(".waiting p.hint").count() == 1
+    assert host.page.locator(".waiting button").count() == 1  # leaving is all there is
     assert invite.endswith("#/invite/" + invite.rsplit("/", 1)[1])
 
     # The guest has no account yet: the link leads to signing up, then back to the seat.

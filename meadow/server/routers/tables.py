@@ -126,7 +126,8 @@ def table_info(
     seat = live.seat_of(user.id) if user else None
     info = _summary(table)
     info["your_seat"] = seat
-    if user is not None and (seat is not None or table.host_id == user.id):
+    info["you_host"] = user is not None and table.host_id == user.id
+    if user is not None and (seat is not None or info["you_host"]):
         info["invite"] = table.invite
     info["game_state"] = hub.sync(live, seat, since=live.moves_made)
     return info

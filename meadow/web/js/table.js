@@ -262,19 +262,28 @@ class LiveTable {
 
   waitingRoom() {
     const parts = [html("h2", {}, [t("table.waiting")])];
+    const free = this.info.seats.some((s) => !s.person && !s.bot);
     if (this.info.invite) {
       const link = `${location.origin}/#/invite/${this.info.invite}`;
       parts.push(html("p", {}, [t("table.invite"), " ", html("code", { class: "invite" }, [link])]));
     }
-    if (this.seat === null && this.info.seats.some((s) => !s.person && !s.bot)) {
+    if (this.seat === null && free) {
       parts.push(this.button("table.join", async () => {
-        if (!session.me) return rememberWhereTo(), go("#/signup");
+        if (!session.me) {
+          rememberWhereTo(); // back to this seat after signing up
+          go("#/signup");
+          return;
+        }
         await api("POST", `/api/tables/${this.info.id}/join`);
         go(`#/table/${this.info.id}`);
       }));
     }
-    if (this.seat !== null) {
+    if (this.info.you_host && !free) {
       parts.push(this.button("table.start", () => api("POST", `/api/tables/${this.info.id}/start`)));
+    } else if (this.seat !== null) {
+      parts.push(html("p", { class: "hint" }, [t(free ? "table.seats_free" : "table.host_starts")]));
+    }
+    if (this.seat !== null) {
       parts.push(this.button("table.leave", async () => {
         await api("POST", `/api/tables/${this.info.id}/leave`);
         go("#/");
