@@ -167,15 +167,3 @@ class MeadowEnv(AECEnv):
 
     def close(self) -> None:
         self._game = None
-
-
-def env(
-    game: str,
-    players: int = 2,
-    options: Mapping[str, Any] | GameOptions | None = None,
-    reward: str | None = None,
-    max_decisions: int | None = None,
-    render_mode: str | None = None,
-) -> MeadowEnv:
-    """A PettingZoo AEC environment for `game` (see `MeadowEnv`)."""
-    return MeadowEnv(game, players, options, reward, max_decisions, render_mode)

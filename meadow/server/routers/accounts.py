@@ -142,12 +142,7 @@ def set_preferences(
     """Your e-mail address and whether to be told when it is your move (async tables)."""
     if body.notify and not body.email:
         raise ApiError(400, "notices need an e-mail address")
-    w.execute(update(User).where(User.id == user.id).values(email=body.email, notify=body.notify))
-    w.commit()
-    user.email, user.notify = body.email, body.notify
-    session = session_of(request, s)
-    assert session is not None
-    return _me(user, session.csrf)
+    return _saved(request, user, s, w, email=body.email, notify=body.notify)
 
 
 @router.put("/me/settings")
@@ -160,10 +155,15 @@ def set_display(
 ) -> Me:
     """How the browser shows things to you: language, animations, colour-blind help, and the
     settings of single games."""
-    chosen = body.model_dump()
-    w.execute(update(User).where(User.id == user.id).values(settings=chosen))
+    return _saved(request, user, s, w, settings=body.model_dump())
+
+
+def _saved(request: Request, user: User, s: DbSession, w: DbSession, **changes: object) -> Me:
+    """Store changes to the account, and answer with the account as it now is."""
+    w.execute(update(User).where(User.id == user.id).values(**changes))
     w.commit()
-    user.settings = chosen
+    for name, value in changes.items():
+        setattr(user, name, value)
     session = session_of(request, s)
     assert session is not None
     return _me(user, session.csrf)
