@@ -90,3 +90,19 @@ def test_a_lost_connection_shows_a_banner_and_play_resumes(player: Player, serve
     player.play_decision(rng)
     assert int(player.table_state()["move"]) > before
     assert player.errors == []
+
+
+def test_the_lobby_shows_new_open_tables_by_itself(browser: object, server: object) -> None:
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
+    host, guest = (Player(c.new_page(), server.base) for c in contexts)
+    guest.sign_up("lobby-watcher")  # and stays in the lobby
+    host.sign_up("lobby-host")
+    table = host.create_table("harmonies", [""])
+    row = guest.page.locator(f"tr[data-table='{table}']")
+    row.wait_for(timeout=15_000)  # no reload: the lobby looks again by itself
+    row.locator("button").click()  # join
+    guest.page.wait_for_selector(f".table[data-table='{table}']")
+    assert guest.page.title().startswith("Harmonies")
+    assert host.errors == [] and guest.errors == []
+    for context in contexts:
+        context.close()

@@ -9,18 +9,18 @@ import { rememberWhereTo } from "./account.js";
 const LEVELS = ["easy", "medium", "hard"];
 
 export async function lobbyPage() {
-  const [games, open, mine] = await Promise.all([
-    api("GET", "/api/games"),
-    api("GET", "/api/tables"),
-    api("GET", "/api/tables/mine"),
-  ]);
+  const games = await api("GET", "/api/games");
+  const lists = html("div", { class: "lists" });
+  const refresh = async () => {
+    const [open, mine] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tables/mine")]);
+    lists.replaceChildren(tableList("lobby.open", open, joinButton), tableList("lobby.mine", mine, openLink));
+  };
+  await refresh();
+  // Tables open and fill while the lobby is on screen: look again every few seconds.
+  const every = setInterval(() => refresh().catch(() => null), 5000);
   return {
-    nodes: [
-      html("div", { class: "columns" }, [
-        newTableForm(games),
-        html("div", {}, [tableList("lobby.open", open, joinButton), tableList("lobby.mine", mine, openLink)]),
-      ]),
-    ],
+    nodes: [html("div", { class: "columns" }, [newTableForm(games), lists])],
+    leave: () => clearInterval(every),
   };
 }
 

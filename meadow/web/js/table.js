@@ -205,6 +205,9 @@ class LiveTable {
       myTurn,
       over: Boolean(position && position.over),
     });
+    // Another tab's title tells a player whose move it is.
+    const title = t(`${this.info.game}.title`);
+    document.title = myTurn ? `● ${t("table.your_turn")} · ${title}` : `${title} · ${t("site.title")}`;
     const parts = [this.header(myTurn)];
     if (this.info.status === "open") parts.push(this.waitingRoom());
     else if (position) parts.push(this.playArea(myTurn));
