@@ -66,8 +66,11 @@ class Player:
             self.errors.append(message.text)
 
     def open(self, address: str = "#/") -> None:
+        """Go to a page and wait until it is drawn (a new address within the site is no
+        new document: the page draws it after its requests are answered)."""
         self.page.goto(self.base + "/" + address)
         self.page.wait_for_selector("body[data-ready=true]")
+        self.page.wait_for_function("(a) => document.body.dataset.shown === a", arg=address)
 
     def sign_up(self, name: str, password: str = "correct horse") -> None:
         self.open("#/signup")

@@ -93,7 +93,8 @@ function toggle(key) {
 async function change(changes) {
   try {
     await saveSettings(changes);
-    go("#/profile"); // drawn again, in the language just chosen
+    // Drawn again in the language just chosen, unless the player has moved on meanwhile.
+    if (location.hash === "#/profile") go("#/profile");
   } catch (error) {
     notice(problem(error));
   }

@@ -111,27 +111,27 @@ const ROUTES = [
   [/^#?\/?$/, () => lobbyPage()],
 ];
 
+let routing = 0; // which call of route() is the latest: pages load while the address changes
+
 export async function route() {
+  const mine = ++routing;
   if (leave) leave();
   leave = null;
   drawNav();
-  const page = document.getElementById("page");
   const address = location.hash || "#/";
   const needsAccount = !/^#\/(login|signup|table|replay|invite)/.test(address);
-  if (needsAccount && !session.me) {
-    page.replaceChildren(...(await accountPage("login")).nodes);
+  const found = ROUTES.map(([pattern, open]) => [address.match(pattern), open]).find(([m]) => m);
+  let shown;
+  if (needsAccount && !session.me) shown = await accountPage("login");
+  else if (found) shown = await found[1](found[0]);
+  else shown = { nodes: [html("p", {}, [t("error.no_page")])] };
+  if (mine !== routing) {
+    if (shown.leave) shown.leave(); // a later address won: this page closes unseen
     return;
   }
-  for (const [pattern, open] of ROUTES) {
-    const match = address.match(pattern);
-    if (match) {
-      const shown = await open(match);
-      page.replaceChildren(...shown.nodes);
-      leave = shown.leave || null;
-      return;
-    }
-  }
-  page.replaceChildren(html("p", {}, [t("error.no_page")]));
+  document.getElementById("page").replaceChildren(...shown.nodes);
+  leave = shown.leave || null;
+  document.body.dataset.shown = address; // which address the page shows now (for tests)
 }
 
 async function start() {

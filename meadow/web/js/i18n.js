@@ -16,9 +16,12 @@ async function load(lang, file) {
 }
 
 export async function useLanguage(lang, games = []) {
-  language = LANGUAGES.includes(lang) ? lang : "en";
+  const chosen = LANGUAGES.includes(lang) ? lang : "en";
+  // Switch only once the strings are here: a page drawn meanwhile shows the old language,
+  // never keys.
+  await Promise.all([load(chosen, "app"), ...games.map((g) => load(chosen, g))]);
+  language = chosen;
   document.documentElement.lang = language;
-  await Promise.all([load(language, "app"), ...games.map((g) => load(language, g))]);
 }
 
 export function currentLanguage() {
