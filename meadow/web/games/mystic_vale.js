@@ -180,6 +180,12 @@ function valeInfo(id, ctx) {
 // ---------------------------------------------------------------------------------------
 // symbols
 
+function starSymbol(fill, stroke) {
+  return (x, y, r) => [
+    svg("polygon", { points: star(x, y, r * 1.1), fill, stroke, "stroke-width": 0.7 }),
+  ];
+}
+
 function star(cx, cy, r) {
   const points = [];
   for (let i = 0; i < 10; i++) {
@@ -223,22 +229,8 @@ const SHAPES = {
       "stroke-width": 0.7,
     }),
   ],
-  vp: (x, y, r) => [
-    svg("polygon", {
-      points: star(x, y, r * 1.1),
-      fill: "#f2b705",
-      stroke: "#8a6100",
-      "stroke-width": 0.7,
-    }),
-  ],
-  end_vp: (x, y, r) => [
-    svg("polygon", {
-      points: star(x, y, r * 1.1),
-      fill: "#a8a8a8",
-      stroke: "#555",
-      "stroke-width": 0.7,
-    }),
-  ],
+  vp: starSymbol("#f2b705", "#8a6100"), // gold: points now
+  end_vp: starSymbol("#a8a8a8", "#555"), // grey: points at the end
   beast: (x, y, r) => [
     svg("circle", { cx: x, cy: y, r, fill: "#d9622b", stroke: "#7a2e0e", "stroke-width": 0.8 }),
     svg("ellipse", { cx: x, cy: y + r * 0.3, rx: r * 0.38, ry: r * 0.3, fill: "#fff3e8" }),
