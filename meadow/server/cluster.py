@@ -23,6 +23,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 # What a process hears: a table's number, and the line it logged if it was a move (so that a
@@ -89,6 +90,9 @@ class RedisCluster:
         self.release_script = self.redis.register_script(_RELEASE)
         self.closed = False
         self.listening: threading.Thread | None = None
+        # One thread publishes, in order: a move's caller (maybe the event loop) never
+        # waits on Redis.
+        self.publishing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cluster-publish")
 
     def start(self, on_news: News) -> None:
         """Listen for news in a thread of its own; `on_news(None, None)` after every
@@ -123,6 +127,9 @@ class RedisCluster:
                 time.sleep(wait)
 
     def publish(self, table_id: int, line: dict[str, Any] | None = None) -> None:
+        self.publishing.submit(self._publish, table_id, line)
+
+    def _publish(self, table_id: int, line: dict[str, Any] | None) -> None:
         try:
             self.redis.publish(self.news, json.dumps({"table": table_id, "line": line}))
         except Exception:
@@ -152,6 +159,7 @@ class RedisCluster:
 
     def close(self) -> None:
         self.closed = True
+        self.publishing.shutdown(wait=True)  # news of committed moves still goes out
         try:  # let the others adopt at once, not after the lease runs out
             for table_id in self.hosted:
                 self.release_script(keys=[self.lease.format(table_id)], args=[self.me])

@@ -7,6 +7,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from meadow.core.actions import Event
 from meadow.core.game import Game, State
 from meadow.core.record import GameRecord
@@ -15,14 +17,28 @@ from meadow.server.clocks import Clock
 
 @dataclass
 class Listener:
-    """A WebSocket waiting for news of a table, as one seat or a spectator (None)."""
+    """A WebSocket waiting for news of a table, as one seat or a spectator (None). Made on
+    the socket's event loop; news may come from any thread."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]]
-    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
+    thread: int = field(default_factory=threading.get_ident)
 
     def send(self, message: dict[str, Any]) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """A message encoded already (once for every listener of one seat)."""
+        if threading.get_ident() == self.thread:
+            self.queue.put_nowait(text)
+        else:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, text)
+
+
+def encode(message: dict[str, Any]) -> str:
+    # Views may key a dict by a number (a seat): JSON makes it a string, as json.dumps did.
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 UNDO = "#undo"  # the log's mark for an undo: no game's notation starts with '#'
@@ -57,6 +73,9 @@ class LiveTable:
     standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order
     takeover_notes: dict[int, str] = field(default_factory=dict)  # for the bot's first move
     lock: threading.RLock = field(default_factory=threading.RLock)
+    # The number of the line being committed: checked and applied to a copy of the state,
+    # not yet in the log. No other line may be proposed meanwhile.
+    pending: int | None = None
     listeners: list[Listener] = field(default_factory=list)
 
     def seat_of(self, user_id: int | None) -> int | None:

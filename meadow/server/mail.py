@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import logging
 import smtplib
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from email.message import EmailMessage
+from typing import Any
 
 from meadow.server.settings import Settings
 
@@ -33,6 +35,10 @@ class Mailer:
         link = f"{self.config.public_url.rstrip('/')}/#/table/{table_id}"
         message.set_content(f"Hello {name},\n\nit is your move in {game_title}: {link}\n")
         self.sending.submit(self._send, message)
+
+    def later(self, errand: Callable[..., None], *args: Any) -> None:
+        """Run an errand of the notices (looking up whom to tell) on the sending thread."""
+        self.sending.submit(errand, *args)
 
     def _send(self, message: EmailMessage) -> None:
         try:

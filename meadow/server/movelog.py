@@ -9,6 +9,7 @@ columns would set that column too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from datetime import datetime
 
 from sqlalchemy import Connection, bindparam, insert, update
@@ -57,11 +58,12 @@ def write_line(
     used_ms: int,
     status: str,
     also: Callable[[DbSession], None] | None = None,
-) -> None:
-    """Log line `number` of `table` and charge the seat's clock; returns once committed.
-    `also`: more changes in the same transaction (the ratings of a game this line ends).
+) -> Future[None]:
+    """Log line `number` of `table` and charge the seat's clock. The future is done once
+    the line is committed. `also`: more changes in the same transaction (the ratings of a
+    game this line ends).
 
-    Raises:
+    The future's exception:
         Taken: the table's move counter is no longer `number - 1`.
         IntegrityError: the number is in the log already.
     """
@@ -91,4 +93,4 @@ def write_line(
                 also(s)
                 s.commit()
 
-    writer.write(record, order=table)
+    return writer.submit(record, order=table)

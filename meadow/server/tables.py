@@ -11,13 +11,15 @@ the same path, so they too are one move at a time.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, NoReturn
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
@@ -32,7 +34,7 @@ from meadow.server import outbound
 from meadow.server.clocks import Clock
 from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
-from meadow.server.live import UNDO, Entry, Listener, LiveTable
+from meadow.server.live import UNDO, Entry, Listener, LiveTable, encode
 from meadow.server.mail import Mailer
 from meadow.server.movelog import Taken, write_line
 from meadow.server.ratings import rate
@@ -41,6 +43,18 @@ from meadow.store import Database, Move, Seat, Table, User
 from meadow.store.writer import GroupWriter
 
 log = logging.getLogger("meadow.server")
+
+
+@dataclass
+class Proposal:
+    """A move checked and applied to a copy of the state, its line being committed."""
+
+    live: LiveTable
+    entry: Entry
+    after: State
+    written: Future[None]
+    news: dict[str, Any]  # the line as other processes hear of it
+    now: datetime
 
 
 class Tables:
@@ -369,7 +383,8 @@ class Tables:
     ) -> tuple[State, Entry]:
         """Apply one move for `seat` if `expected` is the next move number; returns the
         state after it (never changed again: later moves apply to copies) and its log line,
-        for a caller that answers the mover with more than an acknowledgement.
+        for a caller that answers the mover with more than an acknowledgement. Waits for
+        the commit: for worker threads (HTTP routes, bots).
 
         Raises:
             ApiError: 409 for a stale or repeated move number or a table not running,
@@ -377,35 +392,104 @@ class Tables:
             NotationError, IllegalAction: the engine's reason (400 / 422).
         """
         live = self.get(table_id)
+        proposal = self._propose(live, seat, expected, text, note)
+        assert proposal is not None  # a worker thread may read the log
+        try:
+            proposal.written.result()
+        except BaseException as failure:
+            self._withdraw(live, expected, failure)
+        self._settle(proposal)
+        return proposal.after, proposal.entry
+
+    async def play(self, live: LiveTable, seat: int, expected: int, text: str) -> None:
+        """`submit` on the event loop, for a move sent on a table's socket: nothing here
+        waits on the database or a lock held across a commit, so the loop serves other
+        tables while this move's line is committed with theirs."""
+        proposal = self._propose(live, seat, expected, text, None, may_read=False)
+        if proposal is None:  # another process may have logged moves: read them, off the loop
+            await asyncio.to_thread(self.submit, live.id, seat, expected, text)
+            return
+        try:
+            await asyncio.wrap_future(proposal.written)
+        except BaseException as failure:
+            await asyncio.to_thread(self._withdraw, live, expected, failure)
+        self._settle(proposal)
+
+    def _propose(
+        self,
+        live: LiveTable,
+        seat: int,
+        expected: int,
+        text: str,
+        note: str | None,
+        may_read: bool = True,
+    ) -> Proposal | None:
+        """Check a move and apply it to a copy of the state, then start committing its line;
+        the table holds it as pending until `_settle` or `_withdraw`. None when, in a
+        cluster, the log must be read first and `may_read` is False."""
         with live.lock:
-            if expected != live.moves_made + 1 and self.cluster.shared:
+            if expected != live.moves_made + 1 and self.cluster.shared and live.pending is None:
+                if not may_read:
+                    return None
                 self._catch_up(live)  # another process may have logged moves meanwhile
-            if live.status != "running" or live.state is None:
-                raise ApiError(
-                    409, f"the game is {live.status}, no moves now", move=live.moves_made
-                )
-            if expected != live.moves_made + 1:
-                raise ApiError(
-                    409,
-                    f"move {expected} is not the next move: {live.moves_made} made so far",
-                    move=live.moves_made,
-                )
+            self._check_turn(live, seat, expected, "move")
             state = live.state
-            if state.to_move != seat:
-                raise ApiError(403, f"it is not your turn (seat {state.to_move} is to move)")
+            assert state is not None
             action = state.parse_action(text)
             after = state.clone()
             events = after.apply(action)
-            final = after if after.is_over else None
-            news = self._commit_line(live, expected, seat, str(action), note, final)
-            live.state = after
             entry = Entry(expected, seat, str(action), events, note)
-            self._remember(live, entry)
-            self._tell(live, entry)
-        self.cluster.publish(live.id, news)
+            written, news, now = self._write(live, entry, after if after.is_over else None)
+            live.pending = expected
+            return Proposal(live, entry, after, written, news, now)
+
+    def _check_turn(self, live: LiveTable, seat: int, expected: int, what: str) -> None:
+        """May `seat` log line `expected` now? (Under the table's lock.)"""
+        if live.status != "running" or live.state is None:
+            raise ApiError(409, f"the game is {live.status}, no {what} now", move=live.moves_made)
+        if live.pending is not None:
+            raise ApiError(
+                409,
+                f"{what} {expected}: move {live.pending} is being recorded",
+                move=live.moves_made,
+            )
+        if expected != live.moves_made + 1:
+            raise ApiError(
+                409,
+                f"{what} {expected} is not the next number: {live.moves_made} made so far",
+                move=live.moves_made,
+            )
+        if live.state.to_move != seat:
+            if what == "undo":
+                raise ApiError(403, "undo only within your own turn")
+            raise ApiError(403, f"it is not your turn (seat {live.state.to_move} is to move)")
+
+    def _settle(self, proposal: Proposal) -> None:
+        """The move's line is committed: it stands, and everyone hears of it."""
+        live, entry = proposal.live, proposal.entry
+        with live.lock:
+            live.pending = None
+            # Unless a catch-up meanwhile read this very line back from the log.
+            if live.moves_made == entry.number - 1:
+                live.clock.charge(entry.seat, proposal.now)
+                if proposal.after.is_over:
+                    live.status = "finished"
+                live.state = proposal.after
+                self._remember(live, entry)
+                self._tell(live, entry)
+        self.cluster.publish(live.id, proposal.news)
         self._schedule_bot(live)
         self._notify(live)
-        return after, entry
+
+    def _withdraw(self, live: LiveTable, number: int, failure: BaseException) -> NoReturn:
+        """The line was not committed: the table is as before it, and the caller is told."""
+        with live.lock:
+            live.pending = None
+        if isinstance(failure, Taken | IntegrityError):
+            if self.cluster.shared:
+                self._catch_up(live)  # the other writer was another process
+            raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
+        raise failure
 
     def _notify(self, live: LiveTable) -> None:
         """Async tables: tell the person whose move it now is, if they asked for e-mail."""
@@ -414,11 +498,17 @@ class Tables:
         seat = live.state.to_move if live.state else None
         if seat is None or live.seats[seat][1] is not None or live.seats[seat][0] is None:
             return
+        # Looking the person up touches the database: not on the caller's (maybe the event
+        # loop's) time.
+        self.mailer.later(self._mail_your_turn, live.seats[seat][0], live.game.title, live.id)
+
+    def _mail_your_turn(self, user_id: int, title: str, table_id: int) -> None:
+        assert self.mailer is not None
         with self.db.open() as s:
-            person = s.get(User, live.seats[seat][0])
+            person = s.get(User, user_id)
             if person is None or not person.notify or not person.email:
                 return
-            self.mailer.your_turn(person.email, person.name, live.game.title, live.id)
+            self.mailer.your_turn(person.email, person.name, title, table_id)
 
     def undo(self, table_id: int, seat: int, expected: int) -> dict[str, Any]:
         """Take back the seat's last move, within its own turn: only while the seat is still
@@ -432,16 +522,7 @@ class Tables:
         """
         live = self.get(table_id)
         with live.lock:
-            if live.status != "running" or live.state is None:
-                raise ApiError(409, f"the game is {live.status}, no undo now", move=live.moves_made)
-            if expected != live.moves_made + 1:
-                raise ApiError(
-                    409,
-                    f"undo {expected} is not the next number: {live.moves_made} made so far",
-                    move=live.moves_made,
-                )
-            if live.state.to_move != seat:
-                raise ApiError(403, "undo only within your own turn")
+            self._check_turn(live, seat, expected, "undo")
             last = live.standing[-1] if live.standing else None
             if last is None or last.seat != seat:
                 raise ApiError(403, "nothing of yours to undo this turn")
@@ -449,13 +530,22 @@ class Tables:
                 raise ApiError(
                     403, f"move {last.number} revealed something or used chance: it stands"
                 )
-            note = f"undo of move {last.number}"
-            self._commit_line(live, expected, seat, UNDO, note)
-            live.standing.pop()
-            entry = Entry(expected, seat, UNDO, [], note, last.number)
-            live.log.append(entry)
-            live.rebuild()
-            self._tell(live, entry)
+            entry = Entry(expected, seat, UNDO, [], f"undo of move {last.number}", last.number)
+            written, _news, now = self._write(live, entry)
+            live.pending = expected
+        try:
+            written.result()
+        except BaseException as failure:
+            self._withdraw(live, expected, failure)
+        with live.lock:
+            live.pending = None
+            if live.moves_made == expected - 1:
+                live.clock.charge(seat, now)
+                live.standing.pop()
+                live.log.append(entry)
+                live.rebuild()
+                self._tell(live, entry)
+            assert live.state is not None
             answer = outbound.undo_message(live.state, seat, expected, seat, last.number)
         self.cluster.publish(live.id)
         return answer
@@ -464,12 +554,12 @@ class Tables:
         """Every listener of this process hears of a new line, each as its seat sees it;
         one message per seat, however many listen as that seat (spectators, second tabs)."""
         assert live.state is not None
-        built: dict[int | None, dict[str, Any]] = {}
+        built: dict[int | None, str] = {}
         for listener in live.listeners:
-            message = built.get(listener.seat)
-            if message is None:
-                message = built[listener.seat] = self._news(live.state, listener.seat, entry)
-            listener.send(message)
+            text = built.get(listener.seat)
+            if text is None:
+                text = built[listener.seat] = encode(self._news(live.state, listener.seat, entry))
+            listener.send_text(text)
 
     @staticmethod
     def _news(state: State, seat: int | None, entry: Entry) -> dict[str, Any]:
@@ -479,51 +569,38 @@ class Tables:
             state, seat, entry.number, entry.seat, entry.action, entry.events, entry.note
         )
 
-    def _commit_line(
-        self,
-        live: LiveTable,
-        number: int,
-        seat: int,
-        text: str,
-        note: str | None,
-        final: State | None = None,
-    ) -> dict[str, Any]:
-        """A line is acknowledged only once this returns: it is in the log. `final`: the
-        state the line ends the game in (the ratings change in the same transaction).
-        Returns the line as other processes hear of it."""
+    def _write(
+        self, live: LiveTable, entry: Entry, final: State | None = None
+    ) -> tuple[Future[None], dict[str, Any], datetime]:
+        """Start committing a line; it is acknowledged only once the future is done.
+        `final`: the state the line ends the game in (the ratings change in the same
+        transaction). Also returns the line as other processes hear of it, and its time."""
         now = datetime.now(UTC)
-        used = live.clock.used_ms[seat] + _ms(now - live.clock.turn_since)
+        used = live.clock.used_ms[entry.seat] + _ms(now - live.clock.turn_since)
         ratings = None
         if final is not None:  # the game ends: its ratings change with this line
-            ratings = partial(rate, game_id=live.game.id, seats=live.seats, final=final)
-        try:  # returns once committed, with other tables' moves
-            write_line(
-                self.writer,
-                table=live.id,
-                number=number,
-                seat=seat,
-                action=text,
-                note=note,
-                now=now,
-                used_ms=used,
-                status="finished" if final is not None else live.status,
-                also=ratings,
-            )
-        except (Taken, IntegrityError):
-            if self.cluster.shared:
-                self._catch_up(live)  # the other writer was another process
-            raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
-        live.clock.charge(seat, now)
-        if final is not None:
-            live.status = "finished"
-        return {
-            "number": number,
-            "seat": seat,
-            "action": text,
-            "note": note,
+            ratings = partial(rate, game_id=live.game.id, seats=list(live.seats), final=final)
+        written = write_line(
+            self.writer,
+            table=live.id,
+            number=entry.number,
+            seat=entry.seat,
+            action=entry.action,
+            note=entry.note,
+            now=now,
+            used_ms=used,
+            status="finished" if final is not None else live.status,
+            also=ratings,
+        )
+        news = {
+            "number": entry.number,
+            "seat": entry.seat,
+            "action": entry.action,
+            "note": entry.note,
             "at": now.isoformat(),
             "used": used,
         }
+        return written, news, now
 
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)
@@ -541,9 +618,12 @@ class Tables:
                 fields.update(outbound.position(live.state, seat, live.moves_made))
             return outbound.message("sync", **fields)
 
-    def subscribe(self, live: LiveTable, listener: Listener) -> None:
+    def subscribe(self, live: LiveTable, listener: Listener, since: int = 0) -> None:
+        """A listener hears everything since move `since` (a sync), then each line: both
+        under the lock, so that no line is missed or told before the sync."""
         with live.lock:
             live.listeners.append(listener)
+            listener.send(self.sync(live, listener.seat, since))
 
     def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
         with live.lock:
@@ -616,6 +696,8 @@ class Tables:
         with live.lock:
             if self.closed or live.status != "running" or live.state is None:
                 return
+            if live.pending is not None:
+                return  # scheduled again once the pending line is settled
             if not self.cluster.hosts(live.id):
                 return  # another process hosts this table's bots
             seat = live.state.to_move

@@ -45,9 +45,14 @@ class GroupWriter:
         Raises:
             whatever `work` raised (its changes undone), or the commit's error.
         """
+        return self.submit(work, order).result()
+
+    def submit(self, work: Callable[[Connection], T], order: int = 0) -> Future[T]:
+        """`write` without waiting: the future is done once the work is committed (or has
+        failed), for a caller on an event loop that awaits it."""
         done: Future[T] = Future()
         self.waiting.put((order, work, done))
-        return done.result()
+        return done
 
     def close(self) -> None:
         self.waiting.put(None)
@@ -88,10 +93,18 @@ class GroupWriter:
         except Exception as exc:  # the commit itself failed: nothing of the batch stands
             log.exception("a batch of %d log lines could not be committed", len(batch))
             for _order, _work, done in batch:
-                done.set_exception(exc)
+                _tell(done, None, exc)
             return
         for done, result, error in outcomes:
-            if error is not None:
-                done.set_exception(error)
-            else:
-                done.set_result(result)
+            _tell(done, result, error)
+
+
+def _tell(done: Future[Any], result: Any, error: BaseException | None) -> None:
+    """A waiter hears its outcome; one that gave up waiting (cancelled) must not stop the
+    writer."""
+    if done.cancelled():
+        return
+    if error is not None:
+        done.set_exception(error)
+    else:
+        done.set_result(result)

@@ -318,15 +318,16 @@ async def watch(
         return
     await websocket.accept()
     seat = live.seat_of(user_id)
-    listener = Listener(seat, asyncio.Queue(), asyncio.get_running_loop())
-    hub.subscribe(live, listener)
+    listener = Listener(seat)
+    hub.subscribe(live, listener, since)
+    sending = asyncio.create_task(_send_news(websocket, listener))
     try:
-        await websocket.send_json(hub.sync(live, seat, since))
         await _converse(websocket, listener, hub, live, user_id)
     except WebSocketDisconnect:
         pass
     finally:
         hub.unsubscribe(live, listener)
+        sending.cancel()
 
 
 def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | None, LiveTable]:
@@ -336,26 +337,26 @@ def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | No
     return user_id, hub.current(table_id)
 
 
+async def _send_news(websocket: WebSocket, listener: Listener) -> None:
+    """The one sender on a socket, so its messages go out in the order they were queued:
+    the sync, then each move's news, with a move's `ack` after the news of it."""
+    try:
+        while True:
+            await websocket.send_text(await listener.queue.get())
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass  # the client went; the receiving side ends the conversation
+
+
 async def _converse(
     websocket: WebSocket, listener: Listener, hub: Tables, live: LiveTable, user_id: int | None
 ) -> None:
-    """Send the table's news as it comes; play what the client sends, one at a time."""
-    receiving = asyncio.ensure_future(websocket.receive_text())
-    sending = asyncio.ensure_future(listener.queue.get())
-    try:
-        while True:
-            done, _ = await asyncio.wait({receiving, sending}, return_when=asyncio.FIRST_COMPLETED)
-            if sending in done:
-                await websocket.send_json(sending.result())
-                sending = asyncio.ensure_future(listener.queue.get())
-            if receiving in done:
-                text = receiving.result()  # raises WebSocketDisconnect when the client goes
-                reply = await asyncio.to_thread(_play, hub, live, user_id, text)
-                await websocket.send_json(reply)
-                receiving = asyncio.ensure_future(websocket.receive_text())
-    finally:
-        receiving.cancel()
-        sending.cancel()
+    """Play what the client sends, one at a time, answering each."""
+    while True:
+        text = await websocket.receive_text()  # raises WebSocketDisconnect when the client goes
+        # Shielded: a move whose line is being committed is settled even if the
+        # connection's task is cancelled (a server stopping), so the table never hangs.
+        playing = asyncio.ensure_future(_play(hub, live, user_id, text))
+        listener.send(await asyncio.shield(playing))
 
 
 class SocketMove(BaseModel):
@@ -364,19 +365,19 @@ class SocketMove(BaseModel):
     action: str | None = Field(None, max_length=200)
 
 
-def _play(hub: Tables, live: LiveTable, user_id: int | None, text: str) -> dict[str, Any]:
+async def _play(hub: Tables, live: LiveTable, user_id: int | None, text: str) -> dict[str, Any]:
     """One move or undo sent on the socket; the answer is `ack` or `error`."""
     try:
         if len(text) > 1000:
             raise ApiError(413, "a socket message is at most 1000 characters")
         wanted = SocketMove.model_validate_json(text)
         seat = _seat_playing(live, user_id)
-        if wanted.kind == "undo":
-            hub.undo(live.id, seat, wanted.move)
+        if wanted.kind == "undo":  # rare: off the loop, as the HTTP route does it
+            await asyncio.to_thread(hub.undo, live.id, seat, wanted.move)
         elif wanted.action is None:
             raise ApiError(422, "a move needs its action")
         else:
-            hub.submit(live.id, seat, wanted.move, wanted.action)
+            await hub.play(live, seat, wanted.move, wanted.action)
         return outbound.message("ack", move=wanted.move)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
