@@ -32,4 +32,5 @@ def serve(
         port=config.port,
         log_level="info",
         ws_per_message_deflate=config.ws_compression,
+        access_log=config.access_log,
     )

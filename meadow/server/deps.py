@@ -14,16 +14,19 @@ from meadow.server.settings import Settings
 from meadow.server.tables import Tables
 from meadow.store import Database, Session, User
 
+# Async, though they never wait: FastAPI runs a plain function dependency in a worker
+# thread, a hop that costs more than the attribute it reads.
 
-def settings(request: HTTPConnection) -> Settings:
+
+async def settings(request: HTTPConnection) -> Settings:
     return request.app.state.settings
 
 
-def database(request: HTTPConnection) -> Database:
+async def database(request: HTTPConnection) -> Database:
     return request.app.state.db
 
 
-def tables(request: HTTPConnection) -> Tables:
+async def tables(request: HTTPConnection) -> Tables:
     return request.app.state.tables
 
 

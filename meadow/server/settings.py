@@ -35,6 +35,11 @@ class Settings(BaseSettings):
         description="Compress WebSocket messages: less traffic, more server CPU per move "
         "(a move's news is a few kilobytes).",
     )
+    access_log: bool = Field(
+        False,
+        description="A log line per HTTP request (a proxy in front usually keeps one); "
+        "warnings and errors are logged either way.",
+    )
     redis_url: str | None = Field(
         None, description="Redis for several server processes on one database; none: one."
     )

@@ -6,8 +6,10 @@ written in one transaction and share its commit; each still waits until that com
 returned. One writer thread also means writers never queue on SQLite's lock (whose busy
 wait sleeps in steps of milliseconds).
 
-A piece of work that fails (a guard that finds its move number taken) is undone on its own,
-inside a savepoint, and its caller gets the exception; the rest of the batch commits. Work
+A piece of work that fails (a guard that finds its move number taken) is undone on its own
+and its caller gets the exception; the rest of the batch commits. Since that is rare, a batch
+first runs without savepoints; only if a piece fails is it run again, each piece inside a
+savepoint of its own. Work
 runs in the order of its `order` key (the table's number), so that two processes' batches
 take their row locks in the same order and never deadlock.
 """
@@ -27,6 +29,7 @@ log = logging.getLogger("meadow.store")
 T = TypeVar("T")
 Work = Callable[[Connection], Any]
 Waiting = tuple[int, Work, "Future[Any]"]
+Outcome = tuple["Future[Any]", Any, BaseException | None]
 
 # A batch no longer than this keeps the first caller's wait bounded.
 MOST_PER_COMMIT = 64
@@ -76,20 +79,12 @@ class GroupWriter:
             self._commit(batch)
 
     def _commit(self, batch: list[Waiting]) -> None:
-        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
         batch.sort(key=lambda waiting: waiting[0])
         try:
-            with self.engine.begin() as connection:
-                for _order, work, done in batch:
-                    savepoint = connection.begin_nested()
-                    try:
-                        result = work(connection)
-                    except Exception as exc:
-                        savepoint.rollback()
-                        outcomes.append((done, None, exc))
-                    else:
-                        savepoint.commit()
-                        outcomes.append((done, result, None))
+            try:
+                outcomes = self._transaction(batch, apart=False)
+            except _Refused:  # one piece failed: again, each piece in a savepoint of its own
+                outcomes = self._transaction(batch, apart=True)
         except Exception as exc:  # the commit itself failed: nothing of the batch stands
             log.exception("a batch of %d log lines could not be committed", len(batch))
             for _order, _work, done in batch:
@@ -97,6 +92,34 @@ class GroupWriter:
             return
         for done, result, error in outcomes:
             _tell(done, result, error)
+
+    def _transaction(self, batch: list[Waiting], apart: bool) -> list[Outcome]:
+        """One transaction for the batch. Savepoints cost two statements a piece, so they
+        are only used (`apart`) once a piece has failed; without them a failure undoes the
+        whole transaction (raises _Refused) and the batch is run again."""
+        outcomes: list[Outcome] = []
+        with self.engine.begin() as connection:
+            for _order, work, done in batch:
+                if not apart:
+                    try:
+                        outcomes.append((done, work(connection), None))
+                    except Exception as exc:
+                        raise _Refused from exc
+                    continue
+                savepoint = connection.begin_nested()
+                try:
+                    result = work(connection)
+                except Exception as exc:
+                    savepoint.rollback()
+                    outcomes.append((done, None, exc))
+                else:
+                    savepoint.commit()
+                    outcomes.append((done, result, None))
+        return outcomes
+
+
+class _Refused(Exception):
+    """A piece of a batch run without savepoints failed."""
 
 
 def _tell(done: Future[Any], result: Any, error: BaseException | None) -> None:
