@@ -1,5 +1,5 @@
-"""Writing one line of a table's move log: the three statements every move runs, in one
-piece of group-committed work (`meadow.store.writer`).
+"""Writing lines of tables' move logs: the three statements every move runs, for many
+lines at once (group commit, `meadow.store.writer`).
 
 The statements are built once: building them anew cost more than running them. Their
 parameters are named p_...: an update given a parameter named like one of its table's
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, update
 from sqlalchemy.orm import Session as DbSession
@@ -47,8 +49,42 @@ class Taken(Exception):
     """Another writer committed this move number first."""
 
 
+@dataclass
+class Line:
+    """One line of a table's log, with the seat's clock after it."""
+
+    order: int  # the table's number: batches take their row locks in table order
+    values: dict[str, Any]
+    also: Callable[[DbSession], None] | None = None
+
+
+def write_lines(connection: Connection, lines: list[Line]) -> None:
+    """Log `lines` (of different tables) in the connection's transaction: one statement per
+    line for the guard, one for all the log lines, one for all the clocks.
+
+    Raises:
+        Taken: a table's move counter is no longer its line's number minus one.
+        IntegrityError: a number is in the log already.
+    """
+    for line in lines:
+        # The guard on moves_made: of two writers for one number, one wins (and on
+        # PostgreSQL the row lock makes the writers of one table take turns).
+        if connection.execute(_ADVANCE, line.values).rowcount != 1:
+            raise Taken
+    values = [line.values for line in lines]
+    connection.execute(_LOG_LINE, values)
+    connection.execute(_CHARGE, values)
+    for line in lines:
+        if line.also is not None:
+            # In a savepoint of its own: committing the session releases it, and the
+            # batch's commit makes it durable with the move.
+            with DbSession(bind=connection, join_transaction_mode="create_savepoint") as s:
+                line.also(s)
+                s.commit()
+
+
 def write_line(
-    writer: GroupWriter,
+    writer: GroupWriter[Line],
     table: int,
     number: int,
     seat: int,
@@ -67,7 +103,7 @@ def write_line(
         Taken: the table's move counter is no longer `number - 1`.
         IntegrityError: the number is in the log already.
     """
-    line = {
+    values = {
         "p_table": table,
         "p_before": number - 1,
         "p_number": number,
@@ -78,19 +114,4 @@ def write_line(
         "p_used": used_ms,
         "p_status": status,
     }
-
-    def record(connection: Connection) -> None:
-        # The guard on moves_made: of two writers for one number, one wins (and on
-        # PostgreSQL the row lock makes the writers of one table take turns).
-        if connection.execute(_ADVANCE, line).rowcount != 1:
-            raise Taken
-        connection.execute(_LOG_LINE, line)
-        connection.execute(_CHARGE, line)
-        if also is not None:
-            # In this line's own savepoint: committing the session releases it, and the
-            # batch's commit makes it durable with the move.
-            with DbSession(bind=connection, join_transaction_mode="create_savepoint") as s:
-                also(s)
-                s.commit()
-
-    return writer.submit(record, order=table)
+    return writer.submit(Line(table, values, also))

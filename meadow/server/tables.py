@@ -36,7 +36,7 @@ from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable, encode
 from meadow.server.mail import Mailer
-from meadow.server.movelog import Taken, write_line
+from meadow.server.movelog import Taken, write_line, write_lines
 from meadow.server.ratings import rate
 from meadow.server.thinking import think, thinkers
 from meadow.store import Database, Move, Seat, Table, User
@@ -74,7 +74,7 @@ class Tables:
         self.guard = threading.Lock()  # guards `live` itself
         # Bots think in other processes (a search holds the interpreter for its whole
         # budget); a thread per worker waits for the answer and submits it.
-        self.writer = GroupWriter(db.write_engine)
+        self.writer = GroupWriter(db.write_engine, write_lines)
         self.thinkers = thinkers(bot_workers)
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.closed = False

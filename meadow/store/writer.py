@@ -6,12 +6,12 @@ written in one transaction and share its commit; each still waits until that com
 returned. One writer thread also means writers never queue on SQLite's lock (whose busy
 wait sleeps in steps of milliseconds).
 
-A piece of work that fails (a guard that finds its move number taken) is undone on its own
-and its caller gets the exception; the rest of the batch commits. Since that is rare, a batch
-first runs without savepoints; only if a piece fails is it run again, each piece inside a
-savepoint of its own. Work
-runs in the order of its `order` key (the table's number), so that two processes' batches
-take their row locks in the same order and never deadlock.
+A batch is written together (`together`, which may use one statement for many pieces). A
+piece that fails (a guard that finds its move number taken) fails the batch, which is then
+written again piece by piece, each in a savepoint of its own: the failing piece is undone
+and its caller gets the exception, the rest commits. Pieces are written in the order of
+their `order` key (the table's number), so that two processes' batches take their row locks
+in the same order and never deadlock.
 """
 
 from __future__ import annotations
@@ -21,40 +21,46 @@ import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine
 
 log = logging.getLogger("meadow.store")
-T = TypeVar("T")
-Work = Callable[[Connection], Any]
-Waiting = tuple[int, Work, "Future[Any]"]
-Outcome = tuple["Future[Any]", Any, BaseException | None]
 
 # A batch no longer than this keeps the first caller's wait bounded.
 MOST_PER_COMMIT = 64
 
 
-class GroupWriter:
-    def __init__(self, engine: Engine) -> None:
+class Piece(Protocol):
+    order: int
+
+
+P = TypeVar("P", bound=Piece)
+
+
+class GroupWriter(Generic[P]):
+    def __init__(self, engine: Engine, together: Callable[[Connection, list[P]], None]) -> None:
+        """`together(connection, pieces)` writes pieces in a transaction (it does not
+        commit); it raises if any piece cannot be written."""
         self.engine = engine
-        self.waiting: queue.SimpleQueue[Waiting | None] = queue.SimpleQueue()
+        self.together = together
+        self.waiting: queue.SimpleQueue[tuple[P, Future[None]] | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="log-writer", daemon=True)
         self.thread.start()
 
-    def write(self, work: Callable[[Connection], T], order: int = 0) -> T:
-        """Run `work` in a transaction and return its result once that is committed.
+    def write(self, piece: P) -> None:
+        """Write `piece` and return once it is committed.
 
         Raises:
-            whatever `work` raised (its changes undone), or the commit's error.
+            whatever writing it raised (its changes undone), or the commit's error.
         """
-        return self.submit(work, order).result()
+        self.submit(piece).result()
 
-    def submit(self, work: Callable[[Connection], T], order: int = 0) -> Future[T]:
-        """`write` without waiting: the future is done once the work is committed (or has
+    def submit(self, piece: P) -> Future[None]:
+        """`write` without waiting: the future is done once the piece is committed (or has
         failed), for a caller on an event loop that awaits it."""
-        done: Future[T] = Future()
-        self.waiting.put((order, work, done))
+        done: Future[None] = Future()
+        self.waiting.put((piece, done))
         return done
 
     def close(self) -> None:
@@ -76,58 +82,45 @@ class GroupWriter:
                     self.waiting.put(None)  # finish this batch, then stop
                     break
                 batch.append(more)
+            batch.sort(key=lambda waiting: waiting[0].order)
             self._commit(batch)
 
-    def _commit(self, batch: list[Waiting]) -> None:
-        batch.sort(key=lambda waiting: waiting[0])
+    def _commit(self, batch: list[tuple[P, Future[None]]]) -> None:
         try:
             try:
-                outcomes = self._transaction(batch, apart=False)
-            except _Refused:  # one piece failed: again, each piece in a savepoint of its own
-                outcomes = self._transaction(batch, apart=True)
+                with self.engine.begin() as connection:
+                    self.together(connection, [piece for piece, _done in batch])
+                failures: list[BaseException | None] = [None] * len(batch)
+            except Exception:
+                failures = self._apart(batch)
         except Exception as exc:  # the commit itself failed: nothing of the batch stands
             log.exception("a batch of %d log lines could not be committed", len(batch))
-            for _order, _work, done in batch:
-                _tell(done, None, exc)
-            return
-        for done, result, error in outcomes:
-            _tell(done, result, error)
+            failures = [exc] * len(batch)
+        for (_piece, done), failure in zip(batch, failures, strict=True):
+            _tell(done, failure)
 
-    def _transaction(self, batch: list[Waiting], apart: bool) -> list[Outcome]:
-        """One transaction for the batch. Savepoints cost two statements a piece, so they
-        are only used (`apart`) once a piece has failed; without them a failure undoes the
-        whole transaction (raises _Refused) and the batch is run again."""
-        outcomes: list[Outcome] = []
+    def _apart(self, batch: list[tuple[P, Future[None]]]) -> list[BaseException | None]:
+        failures: list[BaseException | None] = []
         with self.engine.begin() as connection:
-            for _order, work, done in batch:
-                if not apart:
-                    try:
-                        outcomes.append((done, work(connection), None))
-                    except Exception as exc:
-                        raise _Refused from exc
-                    continue
+            for piece, _done in batch:
                 savepoint = connection.begin_nested()
                 try:
-                    result = work(connection)
+                    self.together(connection, [piece])
                 except Exception as exc:
                     savepoint.rollback()
-                    outcomes.append((done, None, exc))
+                    failures.append(exc)
                 else:
                     savepoint.commit()
-                    outcomes.append((done, result, None))
-        return outcomes
+                    failures.append(None)
+        return failures
 
 
-class _Refused(Exception):
-    """A piece of a batch run without savepoints failed."""
-
-
-def _tell(done: Future[Any], result: Any, error: BaseException | None) -> None:
+def _tell(done: Future[None], failure: BaseException | None) -> None:
     """A waiter hears its outcome; one that gave up waiting (cancelled) must not stop the
     writer."""
     if done.cancelled():
         return
-    if error is not None:
-        done.set_exception(error)
+    if failure is not None:
+        done.set_exception(failure)
     else:
-        done.set_result(result)
+        done.set_result(None)
