@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session as DbSession
@@ -30,7 +30,9 @@ async def tables(request: HTTPConnection) -> Tables:
     return request.app.state.tables
 
 
-def db_session(db: Database = Depends(database)) -> Iterator[DbSession]:
+async def db_session(db: Database = Depends(database)) -> AsyncIterator[DbSession]:
+    # Async: making and closing a session are quick (routes hand their connection back
+    # before they return), and a plain generator would cost two hops to a worker thread.
     with db.open() as s:
         yield s
 

@@ -46,7 +46,8 @@ class Session(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
     expires_at: Mapped[datetime]
 
-    user: Mapped[User] = relationship()
+    # Every request that finds a session wants its person: one query, not two.
+    user: Mapped[User] = relationship(lazy="joined")
 
 
 class Table(Base):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import UTC, datetime
+from functools import cache
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -66,7 +67,13 @@ class Joined(BaseModel):
 
 
 @router.get("/games")
-def list_games() -> list[dict[str, Any]]:
+async def list_games() -> list[dict[str, Any]]:
+    return _described()
+
+
+@cache
+def _described() -> list[dict[str, Any]]:
+    # The games and their option schemas never change while the server runs.
     return [game.describe() for game in games.all()]
 
 
