@@ -10,7 +10,8 @@ table's WebSocket and, whenever a message offers it moves, submits the first one
 next move number: on the same socket (`--via socket`, the default) or as an HTTP request. A
 finished table is replaced by a new one. Reports moves acknowledged per second, the server's
 CPU time per move (from /proc), moves per second per core of server CPU, and the time from
-submit to acknowledgement (p50, p95, p99).
+submit to acknowledgement (p50, p95, p99). Setting a table up (three requests, two sockets)
+is measured alone first, so that the report also splits the CPU between set-ups and moves.
 
 With `--processes N` (N > 1, PostgreSQL and Redis needed) N servers share the database and
 Redis; each table's two players talk to different processes, so every move also travels
@@ -70,6 +71,14 @@ class Player:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
+async def set_up_table(host: Player, guest: Player, game: str) -> int:
+    created = await host.post("/api/tables", {"game": game, "players": 2, "seats": [None, None]})
+    table_id = created.json()["id"]
+    await guest.post(f"/api/tables/{table_id}/join")
+    await host.post(f"/api/tables/{table_id}/start")
+    return table_id
+
+
 async def play_tables(
     ports: list[int],
     players: list[Player],
@@ -77,17 +86,14 @@ async def play_tables(
     stop: float,
     latencies: list[float],
     via: str,
-) -> int:
-    """Two players at one table after another until `stop`; returns moves acknowledged."""
+) -> tuple[int, int]:
+    """Two players at one table after another until `stop`; returns moves acknowledged
+    and tables set up."""
     host, guest = players
-    acked = 0
+    acked = tables = 0
     while time.monotonic() < stop:
-        created = await host.post(
-            "/api/tables", {"game": game, "players": 2, "seats": [None, None]}
-        )
-        table_id = created.json()["id"]
-        await guest.post(f"/api/tables/{table_id}/join")
-        await host.post(f"/api/tables/{table_id}/start")
+        table_id = await set_up_table(host, guest, game)
+        tables += 1
         done = asyncio.Event()
         counts = await asyncio.gather(
             *(
@@ -96,7 +102,18 @@ async def play_tables(
             )
         )
         acked += sum(counts)
-    return acked
+    return acked, tables
+
+
+async def set_up_only(ports: list[int], players: list[Player], game: str) -> None:
+    """What a table costs before its first move: the three requests, and each player's
+    socket opened (its first sync received) and closed."""
+    host, guest = players
+    table_id = await set_up_table(host, guest, game)
+    for player, port in zip(players, ports, strict=True):
+        url = f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws"
+        async with websockets.connect(url, additional_headers={"Cookie": player.cookie}) as ws:
+            await ws.recv()
 
 
 async def seat_loop(
@@ -180,23 +197,24 @@ async def run(args: argparse.Namespace) -> None:
             for i in range(2 * args.tables)
         ]
         await asyncio.gather(*(p.sign_up() for p in players))
+        pairs = [
+            (
+                [ports[(2 * t) % len(ports)], ports[(2 * t + 1) % len(ports)]],
+                players[2 * t : 2 * t + 2],
+            )
+            for t in range(args.tables)
+        ]
+        # First the cost of setting a table up alone, to tell it from the cost of moves.
+        cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+        await asyncio.gather(*(set_up_only(p, pair, args.game) for p, pair in pairs))
+        set_up_cpu = (sum(cpu_seconds(server.pid) for server in servers) - cpu_before) / len(pairs)
         latencies: list[float] = []
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         own_before = time.process_time()
         started = time.monotonic()
         stop = started + args.seconds
         counts = await asyncio.gather(
-            *(
-                play_tables(
-                    [ports[(2 * t) % len(ports)], ports[(2 * t + 1) % len(ports)]],
-                    players[2 * t : 2 * t + 2],
-                    args.game,
-                    stop,
-                    latencies,
-                    args.via,
-                )
-                for t in range(args.tables)
-            )
+            *(play_tables(p, pair, args.game, stop, latencies, args.via) for p, pair in pairs)
         )
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
@@ -206,7 +224,9 @@ async def run(args: argparse.Namespace) -> None:
             server.terminate()
         for server in servers:
             server.wait()
-    moves = sum(counts)
+    moves = sum(acked for acked, _tables in counts)
+    tables = sum(tables for _acked, tables in counts)
+    move_cpu = cpu - tables * set_up_cpu
     latencies.sort()
 
     def pct(p: float) -> float:
@@ -230,6 +250,13 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"| {moves:,} | {moves / elapsed:,.0f} | {cpu / moves * 1000:.2f} ms | "
         f"{moves / cpu:,.0f} | {pct(0.5):.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms |"
+    )
+    print()
+    print(
+        f"Of that: {tables:,} tables set up ({moves / max(tables, 1):.0f} moves each), "
+        f"{set_up_cpu * 1000:.1f} ms of server CPU each (measured alone first: three requests "
+        f"and two sockets opened); the moves alone {move_cpu / moves * 1000:.2f} ms of "
+        f"server CPU each, {moves / move_cpu:,.0f} moves/s per server core."
     )
 
 

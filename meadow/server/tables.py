@@ -112,25 +112,7 @@ class Tables:
             moves = s.scalars(
                 select(Move).where(Move.table_id == table_id).order_by(Move.number)
             ).all()
-            live = LiveTable(
-                id=table.id,
-                game=games.get(table.game),
-                players=table.players,
-                options=dict(table.options),
-                seed=int(table.seed),
-                status=table.status,
-                seats=[(seat.user_id, seat.bot) for seat in table.seats],
-                clock=Clock(
-                    table.move_seconds,
-                    table.game_seconds,
-                    table.grace_seconds,
-                    _aware(table.turn_since),
-                    [seat.used_ms for seat in table.seats],
-                    [_aware(seat.left_at) if seat.left_at else None for seat in table.seats],
-                ),
-                takeover_bot=table.takeover_bot,
-                mode=table.mode,
-            )
+            live = _live(table)
         if live.status in ("running", "finished"):
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
@@ -305,7 +287,10 @@ class Tables:
                 table.seats.append(Seat(number=number, user_id=user_id, bot=bot))
             s.add(table)
             s.commit()
-            return table.id
+            live = _live(table)  # the joins and the start to come need not read it back
+        with self.guard:
+            self.live.setdefault(live.id, live)
+        return live.id
 
     def join(self, table_id: int, user: User) -> int:
         """Seat a person at the first free seat for a person of an open table."""
@@ -721,6 +706,29 @@ class Tables:
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
+
+
+def _live(table: Table) -> LiveTable:
+    """A table as its row and seats stand, before any move is applied."""
+    return LiveTable(
+        id=table.id,
+        game=games.get(table.game),
+        players=table.players,
+        options=dict(table.options),
+        seed=int(table.seed),
+        status=table.status,
+        seats=[(seat.user_id, seat.bot) for seat in table.seats],
+        clock=Clock(
+            table.move_seconds,
+            table.game_seconds,
+            table.grace_seconds,
+            _aware(table.turn_since),
+            [seat.used_ms for seat in table.seats],
+            [_aware(seat.left_at) if seat.left_at else None for seat in table.seats],
+        ),
+        takeover_bot=table.takeover_bot,
+        mode=table.mode,
+    )
 
 
 def _aware(moment: datetime) -> datetime:
