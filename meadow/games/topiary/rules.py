@@ -46,6 +46,7 @@ class TopiaryState(State):
 
     __slots__ = (
         "_legal",
+        "_points",
         "box",
         "face_up",
         "gap",
@@ -90,6 +91,7 @@ class TopiaryState(State):
         self.options = options
         self.rng = rng
         self.ply = ply
+        self._points: list[dict[str, int]] | None = None  # visitor_points, until a move
         self.removed_shape = removed_shape
         self.grid = grid  # tile per cell, GAP while a tile is in hand mid-turn
         self.face_up = face_up
@@ -133,6 +135,7 @@ class TopiaryState(State):
         return []
 
     def _apply(self, action: Action) -> list[Event]:
+        self._points = None
         if isinstance(action, PlaceVisitor):
             return self._apply_visit(_POSITION_INDEX[action.position])
         if isinstance(action, TakeTile):
@@ -274,11 +277,14 @@ class TopiaryState(State):
 
     def visitor_points(self) -> list[dict[str, int]]:
         """Points each seat's visitors score now (public: hands are not counted)."""
-        points = [{"visitors": 0, "bonus": 0} for _ in range(self.players)]
-        for _, seat, score in self.line_scores():
-            points[seat]["visitors"] += score.base
-            points[seat]["bonus"] += score.bonus
-        return points
+        # Every seat's view shows them: worked out once per position, a fresh copy each.
+        if self._points is None:
+            points = [{"visitors": 0, "bonus": 0} for _ in range(self.players)]
+            for _, seat, score in self.line_scores():
+                points[seat]["visitors"] += score.base
+                points[seat]["bonus"] += score.bonus
+            self._points = points
+        return [dict(seat_points) for seat_points in self._points]
 
     def _result(self) -> Result:
         breakdown = self.visitor_points()
