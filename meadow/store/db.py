@@ -32,16 +32,13 @@ class Database:
             max_overflow=20,
         )
         # Writes go through their own engine: on SQLite it takes the write lock when a
-        # transaction begins, so writers queue instead of failing. SQLite has one writer at
-        # a time anyway, so the engine has one connection and this process's writers queue
-        # for it in the pool, woken in turn: waiting on the database's lock (busy_timeout)
-        # sleeps in steps of up to 100 ms, which held moves up under load.
+        # transaction begins, so writers queue (busy_timeout) instead of failing.
         self.write_engine: Engine = self.engine
         if self.sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "begin", _begin_deferred)
             self.write_engine = create_engine(
-                url, connect_args=connect_args, pool_size=1, max_overflow=0, pool_timeout=60
+                url, connect_args=connect_args, pool_size=20, max_overflow=20
             )
             event.listen(self.write_engine, "connect", _sqlite_pragmas)
             event.listen(self.write_engine, "begin", _begin_immediate)
