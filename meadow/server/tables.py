@@ -1,12 +1,14 @@
 """Tables at play: the one place where moves are applied, logged and announced.
 
 Each running table lives in memory as its state plus the events of every move (for resync),
-rebuilt from the move log when first needed. A move goes through `submit` only: under the
-table's lock it checks the move number the client expected (a stale or repeated submission
-gets 409 and is never applied twice), the seat, and legality (on a copy of the state), then
-commits the move to the log and only then swaps in the new state and tells every listener,
-each through `outbound` with its own view. Bots think in worker processes and move through
-the same path, so they too are one move at a time.
+rebuilt from the move log when first needed. A move goes through `submit` (worker threads)
+or `play` (the event loop) only, both one path: under the table's lock `_propose` checks the
+move number the client expected (a stale or repeated submission gets 409 and is never
+applied twice), the seat, and legality (on a copy of the state), and starts committing the
+move's line, which the table holds as pending; once the line is in the log, `_settle` swaps
+in the new state and tells every listener, each through `outbound` with its own view. The
+lock is never held while waiting for a commit. Bots think in worker processes and move
+through the same path, so they too are one move at a time.
 """
 
 from __future__ import annotations
