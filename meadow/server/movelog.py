@@ -9,7 +9,6 @@ columns would set that column too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +17,7 @@ from sqlalchemy import Connection, bindparam, insert, update
 from sqlalchemy.orm import Session as DbSession
 
 from meadow.store import Move, Seat, Table
-from meadow.store.writer import GroupWriter
+from meadow.store.writer import Done, GroupWriter
 
 _ADVANCE = (
     update(Table)
@@ -59,19 +58,26 @@ class Line:
 
 
 def write_lines(connection: Connection, lines: list[Line]) -> None:
-    """Log `lines` (of different tables) in the connection's transaction: one statement per
-    line for the guard, one for all the log lines, one for all the clocks.
+    """Log `lines` (of different tables) in the connection's transaction: one statement for
+    the guards, one for all the log lines, one for all the clocks.
 
     Raises:
-        Taken: a table's move counter is no longer its line's number minus one.
+        Taken: a table's move counter is no longer its line's number minus one (for one
+            line at least: the group writer then writes the lines one by one to tell which).
         IntegrityError: a number is in the log already.
     """
-    for line in lines:
-        # The guard on moves_made: of two writers for one number, one wins (and on
-        # PostgreSQL the row lock makes the writers of one table take turns).
-        if connection.execute(_ADVANCE, line.values).rowcount != 1:
-            raise Taken
     values = [line.values for line in lines]
+    # The guard on moves_made: of two writers for one number, one wins (and on PostgreSQL
+    # the row lock makes the writers of one table take turns). Every line's guard must hold,
+    # so the rows changed must be as many as the lines; a driver that cannot count the rows
+    # of a statement run for many (not ours so far) has each line's guard run alone.
+    if connection.dialect.supports_sane_multi_rowcount:
+        if connection.execute(_ADVANCE, values).rowcount != len(lines):
+            raise Taken
+    else:
+        for line in lines:
+            if connection.execute(_ADVANCE, line.values).rowcount != 1:
+                raise Taken
     connection.execute(_LOG_LINE, values)
     connection.execute(_CHARGE, values)
     for line in lines:
@@ -93,13 +99,14 @@ def write_line(
     now: datetime,
     used_ms: int,
     status: str,
+    done: Done,
     also: Callable[[DbSession], None] | None = None,
-) -> Future[None]:
-    """Log line `number` of `table` and charge the seat's clock. The future is done once
-    the line is committed. `also`: more changes in the same transaction (the ratings of a
-    game this line ends).
+) -> None:
+    """Log line `number` of `table` and charge the seat's clock. `done` hears once the line
+    is committed (None) or what failed it. `also`: more changes in the same transaction (the
+    ratings of a game this line ends).
 
-    The future's exception:
+    What fails it:
         Taken: the table's move counter is no longer `number - 1`.
         IntegrityError: the number is in the log already.
     """
@@ -114,4 +121,4 @@ def write_line(
         "p_used": used_ms,
         "p_status": status,
     }
-    return writer.submit(Line(table, values, also))
+    writer.submit(Line(table, values, also), done)

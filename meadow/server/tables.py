@@ -17,7 +17,7 @@ import asyncio
 import logging
 import secrets
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -42,7 +42,7 @@ from meadow.server.movelog import Taken, write_line, write_lines
 from meadow.server.ratings import rate
 from meadow.server.thinking import think, thinkers
 from meadow.store import Database, Move, Seat, Table, User
-from meadow.store.writer import GroupWriter
+from meadow.store.writer import Done, GroupWriter, Waiter, on_loop
 
 log = logging.getLogger("meadow.server")
 
@@ -54,7 +54,6 @@ class Proposal:
     live: LiveTable
     entry: Entry
     after: State
-    written: Future[None]
     news: dict[str, Any]  # the line as other processes hear of it
     now: datetime
 
@@ -379,10 +378,11 @@ class Tables:
             NotationError, IllegalAction: the engine's reason (400 / 422).
         """
         live = self.get(table_id)
-        proposal = self._propose(live, seat, expected, text, note)
+        committed = Waiter()
+        proposal = self._propose(live, seat, expected, text, note, committed)
         assert proposal is not None  # a worker thread may read the log
         try:
-            proposal.written.result()
+            committed.wait()
         except BaseException as failure:
             self._withdraw(live, expected, failure)
         self._settle(proposal)
@@ -392,12 +392,13 @@ class Tables:
         """`submit` on the event loop, for a move sent on a table's socket: nothing here
         waits on the database or a lock held across a commit, so the loop serves other
         tables while this move's line is committed with theirs."""
-        proposal = self._propose(live, seat, expected, text, None, may_read=False)
+        committed, done = on_loop(asyncio.get_running_loop())
+        proposal = self._propose(live, seat, expected, text, None, done, may_read=False)
         if proposal is None:  # another process may have logged moves: read them, off the loop
             await asyncio.to_thread(self.submit, live.id, seat, expected, text)
             return
         try:
-            await asyncio.wrap_future(proposal.written)
+            await committed
         except BaseException as failure:
             await asyncio.to_thread(self._withdraw, live, expected, failure)
         self._settle(proposal)
@@ -409,11 +410,13 @@ class Tables:
         expected: int,
         text: str,
         note: str | None,
+        done: Done,
         may_read: bool = True,
     ) -> Proposal | None:
-        """Check a move and apply it to a copy of the state, then start committing its line;
-        the table holds it as pending until `_settle` or `_withdraw`. None when, in a
-        cluster, the log must be read first and `may_read` is False."""
+        """Check a move and apply it to a copy of the state, then start committing its line
+        (`done` hears when it is committed); the table holds it as pending until `_settle`
+        or `_withdraw`. None when, in a cluster, the log must be read first and `may_read`
+        is False."""
         with live.lock:
             if expected != live.moves_made + 1 and self.cluster.shared and live.pending is None:
                 if not may_read:
@@ -426,9 +429,9 @@ class Tables:
             after = state.clone()
             events = after.apply(action)
             entry = Entry(expected, seat, str(action), events, note)
-            written, news, now = self._write(live, entry, after if after.is_over else None)
+            news, now = self._write(live, entry, done, after if after.is_over else None)
             live.pending = expected
-            return Proposal(live, entry, after, written, news, now)
+            return Proposal(live, entry, after, news, now)
 
     def _check_turn(self, live: LiveTable, seat: int, expected: int, what: str) -> None:
         """May `seat` log line `expected` now? (Under the table's lock.)"""
@@ -518,10 +521,11 @@ class Tables:
                     403, f"move {last.number} revealed something or used chance: it stands"
                 )
             entry = Entry(expected, seat, UNDO, [], f"undo of move {last.number}", last.number)
-            written, _news, now = self._write(live, entry)
+            committed = Waiter()
+            _news, now = self._write(live, entry, committed)
             live.pending = expected
         try:
-            written.result()
+            committed.wait()
         except BaseException as failure:
             self._withdraw(live, expected, failure)
         with live.lock:
@@ -557,17 +561,17 @@ class Tables:
         )
 
     def _write(
-        self, live: LiveTable, entry: Entry, final: State | None = None
-    ) -> tuple[Future[None], dict[str, Any], datetime]:
-        """Start committing a line; it is acknowledged only once the future is done.
+        self, live: LiveTable, entry: Entry, done: Done, final: State | None = None
+    ) -> tuple[dict[str, Any], datetime]:
+        """Start committing a line; it is acknowledged only once `done` hears it committed.
         `final`: the state the line ends the game in (the ratings change in the same
-        transaction). Also returns the line as other processes hear of it, and its time."""
+        transaction). Returns the line as other processes hear of it, and its time."""
         now = datetime.now(UTC)
         used = live.clock.used_ms[entry.seat] + _ms(now - live.clock.turn_since)
         ratings = None
         if final is not None:  # the game ends: its ratings change with this line
             ratings = partial(rate, game_id=live.game.id, seats=list(live.seats), final=final)
-        written = write_line(
+        write_line(
             self.writer,
             table=live.id,
             number=entry.number,
@@ -577,6 +581,7 @@ class Tables:
             now=now,
             used_ms=used,
             status="finished" if final is not None else live.status,
+            done=done,
             also=ratings,
         )
         news = {
@@ -587,7 +592,7 @@ class Tables:
             "at": now.isoformat(),
             "used": used,
         }
-        return written, news, now
+        return news, now
 
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)

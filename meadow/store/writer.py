@@ -6,6 +6,11 @@ written in one transaction and share its commit; each still waits until that com
 returned. One writer thread also means writers never queue on SQLite's lock (whose busy
 wait sleeps in steps of milliseconds).
 
+Each piece comes with `done`, called from the writer's thread with None once the piece is
+committed, or with what failed it: a `Waiter` for a thread that waits, `on_loop` for a
+coroutine (lighter than a `concurrent.futures.Future`, whose lock and condition cost more
+than writing the line).
+
 A batch is written together (`together`, which may use one statement for many pieces). A
 piece that fails (a guard that finds its move number taken) fails the batch, which is then
 written again piece by piece, each in a savepoint of its own: the failing piece is undone
@@ -16,11 +21,11 @@ in the same order and never deadlock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Generic, Protocol, TypeVar
 
 from sqlalchemy import Connection, Engine
@@ -37,6 +42,52 @@ class Piece(Protocol):
 
 P = TypeVar("P", bound=Piece)
 
+Done = Callable[[BaseException | None], None]
+
+
+class Waiter:
+    """For a thread that waits for its piece: give it as the piece's `done`, then `wait`."""
+
+    __slots__ = ("_committed", "_failure")
+
+    def __init__(self) -> None:
+        self._committed = threading.Event()
+        self._failure: BaseException | None = None
+
+    def __call__(self, failure: BaseException | None) -> None:
+        self._failure = failure
+        self._committed.set()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Return once the piece is committed.
+
+        Raises:
+            what failed the piece (its changes undone), or TimeoutError.
+        """
+        if not self._committed.wait(timeout):
+            raise TimeoutError(f"no answer from the writer within {timeout} s")
+        if self._failure is not None:
+            raise self._failure
+
+
+def on_loop(loop: asyncio.AbstractEventLoop) -> tuple[asyncio.Future[None], Done]:
+    """For a coroutine: a future of its loop, and the piece's `done` that settles it."""
+    future: asyncio.Future[None] = loop.create_future()
+
+    def done(failure: BaseException | None) -> None:
+        loop.call_soon_threadsafe(_settle, future, failure)
+
+    return future, done
+
+
+def _settle(future: asyncio.Future[None], failure: BaseException | None) -> None:
+    if future.done():  # cancelled: its caller gave up waiting
+        return
+    if failure is not None:
+        future.set_exception(failure)
+    else:
+        future.set_result(None)
+
 
 class GroupWriter(Generic[P]):
     def __init__(self, engine: Engine, together: Callable[[Connection, list[P]], None]) -> None:
@@ -44,7 +95,7 @@ class GroupWriter(Generic[P]):
         commit); it raises if any piece cannot be written."""
         self.engine = engine
         self.together = together
-        self.waiting: queue.SimpleQueue[tuple[P, Future[None]] | None] = queue.SimpleQueue()
+        self.waiting: queue.SimpleQueue[tuple[P, Done] | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name="log-writer", daemon=True)
         self.thread.start()
 
@@ -54,14 +105,13 @@ class GroupWriter(Generic[P]):
         Raises:
             whatever writing it raised (its changes undone), or the commit's error.
         """
-        self.submit(piece).result()
+        waiter = Waiter()
+        self.submit(piece, waiter)
+        waiter.wait()
 
-    def submit(self, piece: P) -> Future[None]:
-        """`write` without waiting: the future is done once the piece is committed (or has
-        failed), for a caller on an event loop that awaits it."""
-        done: Future[None] = Future()
+    def submit(self, piece: P, done: Done) -> None:
+        """`write` without waiting: `done` hears the outcome, on the writer's thread."""
         self.waiting.put((piece, done))
-        return done
 
     def close(self) -> None:
         self.waiting.put(None)
@@ -85,7 +135,7 @@ class GroupWriter(Generic[P]):
             batch.sort(key=lambda waiting: waiting[0].order)
             self._commit(batch)
 
-    def _commit(self, batch: list[tuple[P, Future[None]]]) -> None:
+    def _commit(self, batch: list[tuple[P, Done]]) -> None:
         try:
             try:
                 with self.engine.begin() as connection:
@@ -99,7 +149,7 @@ class GroupWriter(Generic[P]):
         for (_piece, done), failure in zip(batch, failures, strict=True):
             _tell(done, failure)
 
-    def _apart(self, batch: list[tuple[P, Future[None]]]) -> list[BaseException | None]:
+    def _apart(self, batch: list[tuple[P, Done]]) -> list[BaseException | None]:
         failures: list[BaseException | None] = []
         with self.engine.begin() as connection:
             for piece, _done in batch:
@@ -115,12 +165,10 @@ class GroupWriter(Generic[P]):
         return failures
 
 
-def _tell(done: Future[None], failure: BaseException | None) -> None:
-    """A waiter hears its outcome; one that gave up waiting (cancelled) must not stop the
-    writer."""
-    if done.cancelled():
-        return
-    if failure is not None:
-        done.set_exception(failure)
-    else:
-        done.set_result(None)
+def _tell(done: Done, failure: BaseException | None) -> None:
+    """A waiter hears its outcome; one that cannot (its event loop closed) must not stop
+    the writer."""
+    try:
+        done(failure)
+    except Exception:
+        log.exception("a log line's waiter could not be told its outcome")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Connection, text
 
 from meadow.store import Database
-from meadow.store.writer import GroupWriter
+from meadow.store.writer import GroupWriter, Waiter, on_loop
 
 
 @dataclass
@@ -47,42 +47,68 @@ def numbers(writer: GroupWriter[Number]) -> list[int]:
         return sorted(row[0] for row in connection.execute(text("SELECT number FROM line")))
 
 
-def batched(writer: GroupWriter[Number], orders: list[int]) -> list[Future[None]]:
+def batched(writer: GroupWriter[Number], orders: list[int]) -> list[Waiter]:
     """Submit pieces while the writer is held, so that they make one batch."""
     release = threading.Event()
     holding = Number(order=0, hold=release)
-    first = writer.submit(holding)
+    first = Waiter()
+    writer.submit(holding, first)
     assert holding.held.wait(10)
-    futures = [writer.submit(Number(order)) for order in orders]
+    waiters = [Waiter() for _ in orders]
+    for order, waiter in zip(orders, waiters, strict=True):
+        writer.submit(Number(order), waiter)
     release.set()
-    first.result(10)
-    return futures
+    first.wait(10)
+    return waiters
 
 
 def test_a_batch_commits_together_and_answers_each(writer: GroupWriter[Number]) -> None:
-    futures = batched(writer, [3, 1, 2])
-    assert [f.result(10) for f in futures] == [None, None, None]
+    waiters = batched(writer, [3, 1, 2])
+    for waiter in waiters:
+        waiter.wait(10)
     assert numbers(writer) == [1, 2, 3]
 
 
 def test_a_failing_piece_is_undone_alone(writer: GroupWriter[Number]) -> None:
     writer.write(Number(7))
     # 7 again breaks the primary key: only that piece fails, the others of its batch stand.
-    futures = batched(writer, [5, 7, 9])
-    futures[0].result(10)
-    futures[2].result(10)
+    waiters = batched(writer, [5, 7, 9])
+    waiters[0].wait(10)
+    waiters[2].wait(10)
     with pytest.raises(Exception, match="UNIQUE"):
-        futures[1].result(10)
+        waiters[1].wait(10)
     assert numbers(writer) == [5, 7, 9]
 
 
-def test_a_waiter_that_gave_up_does_not_stop_the_writer(writer: GroupWriter[Number]) -> None:
-    release = threading.Event()
-    holding = Number(order=0, hold=release)
-    writer.submit(holding)
-    assert holding.held.wait(10)
-    abandoned = writer.submit(Number(1))
-    assert abandoned.cancel()
-    release.set()
-    writer.write(Number(2))  # the writer lives on after the cancelled one
+def test_a_waiter_that_cannot_be_told_does_not_stop_the_writer(
+    writer: GroupWriter[Number],
+) -> None:
+    def broken(_failure: BaseException | None) -> None:
+        raise RuntimeError("event loop is closed")
+
+    writer.submit(Number(1), broken)
+    writer.write(Number(2))  # the writer lives on after the waiter that failed
     assert numbers(writer) == [1, 2]
+
+
+def test_a_coroutine_awaits_its_piece_and_may_give_up(writer: GroupWriter[Number]) -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        committed, done = on_loop(loop)
+        writer.submit(Number(4), done)
+        await asyncio.wait_for(committed, 10)
+        # One that gave up waiting (cancelled) is not set afterwards, and the writer goes on.
+        release = threading.Event()
+        holding = Number(order=0, hold=release)
+        writer.submit(holding, Waiter())
+        assert await asyncio.to_thread(holding.held.wait, 10)
+        abandoned, done = on_loop(loop)
+        writer.submit(Number(5), done)
+        abandoned.cancel()
+        release.set()
+        await asyncio.to_thread(writer.write, Number(6))
+        await asyncio.sleep(0)  # the writer's call to settle the cancelled one runs here
+        assert abandoned.cancelled()
+
+    asyncio.run(scenario())
+    assert numbers(writer) == [4, 5, 6]
