@@ -42,6 +42,19 @@ def test_sign_up_refuses_taken_names_short_passwords_and_odd_names(server: Serve
         assert reply.status_code in (400, 409) and words in reply.json()["error"]
 
 
+def test_an_e_mail_address_with_a_control_character_is_refused(server: Server):
+    # Found by schemathesis on PostgreSQL, which cannot store a NUL in text: it was a 500.
+    client = server.client().signup("controlled")
+    for email in ["a\x00@example.org", "a@example.org\x00", "a\x07@example.org"]:
+        reply = client.http.put(
+            "/api/accounts/me",
+            json={"email": email, "notify": True},
+            headers={"X-CSRF-Token": client.csrf},
+        )
+        assert reply.status_code == 422 and "email" in reply.json()["error"]
+    assert client.http.get("/api/accounts/me").json()["email"] is None
+
+
 def test_log_in_is_rate_limited_per_name(server: Server):
     server.client().signup("hammered", "the real password")
     client = server.client().http

@@ -52,7 +52,10 @@ class Me(BaseModel):
 
 
 class Preferences(BaseModel):
-    email: str | None = Field(None, max_length=200, pattern=r"^[^@\s]+@[^@\s]+$")
+    # No control characters: PostgreSQL cannot store a NUL in text.
+    email: str | None = Field(
+        None, max_length=200, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
+    )
     notify: bool = Field(False, description="E-mail me when it is my move at an async table.")
 
 
