@@ -236,7 +236,7 @@ async def run(args: argparse.Namespace) -> None:
         ]
         # The tables are set up before the clock starts (as many as the run is expected to
         # need), so that the run measures moves; their cost is measured here, apart.
-        ahead = args.ahead if args.ahead is not None else math.ceil(args.seconds / 1.5) + 2
+        ahead = args.ahead if args.ahead is not None else math.ceil(args.seconds * 1.5) + 2
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         ready = await asyncio.gather(
             *(prepare_many(p, pair, args.game, max(ahead, 1)) for p, pair in pairs)
