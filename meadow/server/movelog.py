@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, insert, update
-from sqlalchemy.orm import Session as DbSession
 
 from meadow.store import Move, Seat, Table
 from meadow.store.writer import Done, GroupWriter
@@ -54,7 +53,7 @@ class Line:
 
     order: int  # the table's number: batches take their row locks in table order
     values: dict[str, Any]
-    also: Callable[[DbSession], None] | None = None
+    also: Callable[[Connection], None] | None = None
 
 
 def write_lines(connection: Connection, lines: list[Line]) -> None:
@@ -82,11 +81,7 @@ def write_lines(connection: Connection, lines: list[Line]) -> None:
     connection.execute(_CHARGE, values)
     for line in lines:
         if line.also is not None:
-            # In a savepoint of its own: committing the session releases it, and the
-            # batch's commit makes it durable with the move.
-            with DbSession(bind=connection, join_transaction_mode="create_savepoint") as s:
-                line.also(s)
-                s.commit()
+            line.also(connection)  # if it fails, the batch is written again line by line
 
 
 def write_line(
@@ -100,7 +95,7 @@ def write_line(
     used_ms: int,
     status: str,
     done: Done,
-    also: Callable[[DbSession], None] | None = None,
+    also: Callable[[Connection], None] | None = None,
 ) -> None:
     """Log line `number` of `table` and charge the seat's clock. `done` hears once the line
     is committed (None) or what failed it. `also`: more changes in the same transaction (the

@@ -3,8 +3,7 @@ by the final ranking (shared places draw), with K split over the opponents."""
 
 from __future__ import annotations
 
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy import Connection, insert, or_, select, update
 
 from meadow.core.game import State
 from meadow.store import Rating
@@ -44,25 +43,53 @@ def updated(ratings: list[float], ranking: list[list[int]], k: float = K) -> lis
 
 
 def rate(
-    s: Session, game_id: str, seats: list[tuple[int | None, str | None]], final: State
+    connection: Connection, game_id: str, seats: list[tuple[int | None, str | None]], final: State
 ) -> None:
     """Elo for everyone seated, in the transaction of the last move. People and bots each
     have their own rows (bots are rated apart: a bot's rating says how strong the level is
-    on this server)."""
-    rows: list[Rating] = []
-    for user_id, bot in seats:
-        key = Rating.user_id == user_id if user_id is not None else Rating.bot == bot
-        row = s.scalar(select(Rating).where(Rating.game == game_id, key))
-        if row is None:
-            row = Rating(game=game_id, user_id=user_id, bot=bot, rating=START, games=0)
-            s.add(row)
-        rows.append(row)
-    if len(rows) < 2:
+    on this server). Plain statements, not the ORM: this runs in the move log's writer,
+    which every table's next move waits for."""
+    keys = [_key(user_id, bot) for user_id, bot in seats]
+    if len(keys) < 2:
         return  # a solo game has nobody to be compared with
+    people = [value for kind, value in keys if kind == "user"]
+    bots = [value for kind, value in keys if kind == "bot"]
+    found = connection.execute(
+        select(Rating.id, Rating.user_id, Rating.bot, Rating.rating, Rating.games).where(
+            Rating.game == game_id, or_(Rating.user_id.in_(people), Rating.bot.in_(bots))
+        )
+    ).all()
+    stored = {_key(row.user_id, row.bot): (row.id, row.rating, row.games) for row in found}
+    before = [stored[key][1] if key in stored else START for key in keys]
     ranking = [list(group) for group in final.result().ranking]
-    before = [row.rating for row in rows]
     # One bot level in several seats gets the sum of its seats' changes.
-    for row, old, new in zip(rows, before, updated(before, ranking), strict=True):
-        row.rating = round(row.rating + new - old, 1)
-    for row in {id(row): row for row in rows}.values():
-        row.games += 1
+    change: dict[tuple[str, int | str], float] = {}
+    for key, old, new in zip(keys, before, updated(before, ranking), strict=True):
+        change[key] = change.get(key, 0.0) + new - old
+    for key, delta in change.items():
+        if key in stored:
+            row_id, rating, games = stored[key]
+            connection.execute(
+                update(Rating)
+                .where(Rating.id == row_id)
+                .values(rating=round(rating + delta, 1), games=games + 1)
+            )
+        else:
+            kind, value = key
+            connection.execute(
+                insert(Rating).values(
+                    game=game_id,
+                    user_id=value if kind == "user" else None,
+                    bot=value if kind == "bot" else None,
+                    rating=round(START + delta, 1),
+                    games=1,
+                )
+            )
+
+
+def _key(user_id: int | None, bot: str | None) -> tuple[str, int | str]:
+    """Whose rating a seat plays for: its person's, else its bot level's."""
+    if user_id is not None:
+        return ("user", user_id)
+    assert bot is not None, "a seat at a finished game has a person or a bot"
+    return ("bot", bot)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -39,6 +40,13 @@ _PLACE = tuple(
     for t in range(_TILE_COUNT)
 )
 _SKIP = SkipTake()
+
+
+@lru_cache(maxsize=4096)
+def _scored(line: tuple[tuple[int, int] | None, ...]) -> LineScore:
+    # Every view and every bot's look-ahead scores all the visitors' lines, and move after
+    # move most of them are the same lines: each is scored once (LineScore is frozen).
+    return score_line(line)
 
 
 class TopiaryState(State):
@@ -265,8 +273,8 @@ class TopiaryState(State):
         for position in _POSITIONS:
             seat = self.occupant[position.index]
             if seat != FREE:
-                line = [self._sculpture(cell) for cell in position.cells]
-                scores.append((position.index, seat, score_line(line)))
+                line = tuple(self._sculpture(cell) for cell in position.cells)
+                scores.append((position.index, seat, _scored(line)))
         return scores
 
     def _sculpture(self, cell: int) -> tuple[int, int] | None:

@@ -6,7 +6,6 @@ A face-down tile is `None`: it neither scores nor blocks.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -43,7 +42,9 @@ def score_line(line: Sequence[Sculpture | None]) -> LineScore:
         if sculpture is not None and sculpture[1] > highest:
             seen.append(sculpture)
             highest = sculpture[1]
-    counts = Counter(shape for shape, _ in seen)
+    counts: dict[Hashable, int] = {}
+    for shape, _ in seen:
+        counts[shape] = counts.get(shape, 0) + 1
     bonus = sum(n for n in counts.values() if n >= 2)
     return LineScore(tuple(seen), sum(value for _, value in seen), bonus)
 
