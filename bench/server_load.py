@@ -155,7 +155,9 @@ async def seat_loop(
     via: str,
 ) -> int:
     acked = 0
-    started = 0.0
+    # By move number: a seat whose turn goes on sends its next move on the news of its
+    # last one, before that one's ack arrives.
+    sent: dict[int, float] = {}
     text: str | bytes | None = first
     while time.monotonic() < stop and not done.is_set():
         if text is None:
@@ -168,17 +170,18 @@ async def seat_loop(
             done.set()
             break
         if message.get("kind") == "ack":
-            latencies.append(time.perf_counter() - started)
+            latencies.append(time.perf_counter() - sent.pop(message["move"]))
             acked += 1
             continue
         if not message.get("legal"):
             continue
         body = {"move": message["move"] + 1, "action": message["legal"][0]}
-        started = time.perf_counter()
+        started = sent[body["move"]] = time.perf_counter()
         if via == "socket":
             await ws.send(json.dumps({"kind": "move", **body}))
             continue
         reply = await player.post(f"/api/tables/{table_id}/moves", body)
+        sent.pop(body["move"])
         if reply.status_code == 200:
             latencies.append(time.perf_counter() - started)
             acked += 1

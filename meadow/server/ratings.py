@@ -3,13 +3,34 @@ by the final ranking (shared places draw), with K split over the opponents."""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, insert, or_, select, update
+from sqlalchemy import Connection, bindparam, insert, or_, select, update
 
 from meadow.core.game import State
 from meadow.store import Rating
 
 START = 1500.0
 K = 32.0
+
+# Built once: building a statement costs more than running it.
+_FIND = select(Rating.id, Rating.user_id, Rating.bot, Rating.rating, Rating.games).where(
+    Rating.game == bindparam("p_game"),
+    or_(
+        Rating.user_id.in_(bindparam("p_people", expanding=True)),
+        Rating.bot.in_(bindparam("p_bots", expanding=True)),
+    ),
+)
+_UPDATE = (
+    update(Rating)
+    .where(Rating.id == bindparam("p_id"))
+    .values(rating=bindparam("p_rating"), games=bindparam("p_games"))
+)
+_INSERT = insert(Rating).values(
+    game=bindparam("p_game"),
+    user_id=bindparam("p_user"),
+    bot=bindparam("p_bot"),
+    rating=bindparam("p_rating"),
+    games=1,
+)
 
 
 def expected(rating: float, other: float) -> float:
@@ -54,11 +75,7 @@ def rate(
         return  # a solo game has nobody to be compared with
     people = [value for kind, value in keys if kind == "user"]
     bots = [value for kind, value in keys if kind == "bot"]
-    found = connection.execute(
-        select(Rating.id, Rating.user_id, Rating.bot, Rating.rating, Rating.games).where(
-            Rating.game == game_id, or_(Rating.user_id.in_(people), Rating.bot.in_(bots))
-        )
-    ).all()
+    found = connection.execute(_FIND, {"p_game": game_id, "p_people": people, "p_bots": bots}).all()
     stored = {_key(row.user_id, row.bot): (row.id, row.rating, row.games) for row in found}
     before = [stored[key][1] if key in stored else START for key in keys]
     ranking = [list(group) for group in final.result().ranking]
@@ -70,20 +87,19 @@ def rate(
         if key in stored:
             row_id, rating, games = stored[key]
             connection.execute(
-                update(Rating)
-                .where(Rating.id == row_id)
-                .values(rating=round(rating + delta, 1), games=games + 1)
+                _UPDATE,
+                {"p_id": row_id, "p_rating": round(rating + delta, 1), "p_games": games + 1},
             )
         else:
             kind, value = key
             connection.execute(
-                insert(Rating).values(
-                    game=game_id,
-                    user_id=value if kind == "user" else None,
-                    bot=value if kind == "bot" else None,
-                    rating=round(START + delta, 1),
-                    games=1,
-                )
+                _INSERT,
+                {
+                    "p_game": game_id,
+                    "p_user": value if kind == "user" else None,
+                    "p_bot": value if kind == "bot" else None,
+                    "p_rating": round(START + delta, 1),
+                },
             )
 
 
