@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import math
 import os
 import platform
@@ -34,6 +33,8 @@ import time
 from pathlib import Path
 
 import httpx
+import orjson
+import uvloop
 import websockets
 
 
@@ -165,7 +166,7 @@ async def seat_loop(
                 text = await asyncio.wait_for(ws.recv(), timeout=1)
             except TimeoutError:
                 continue
-        message, text = json.loads(text), None
+        message, text = orjson.loads(text), None
         if message.get("over"):
             done.set()
             break
@@ -178,7 +179,7 @@ async def seat_loop(
         body = {"move": message["move"] + 1, "action": message["legal"][0]}
         started = sent[body["move"]] = time.perf_counter()
         if via == "socket":
-            await ws.send(json.dumps({"kind": "move", **body}))
+            await ws.send(orjson.dumps({"kind": "move", **body}).decode())
             continue
         reply = await player.post(f"/api/tables/{table_id}/moves", body)
         sent.pop(body["move"])
@@ -327,7 +328,8 @@ def main() -> None:
     parser.add_argument("--via", choices=("socket", "http"), default="socket")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
-    asyncio.run(run(parser.parse_args()))
+    # The load generator shares the machine with the server: it keeps its own work small.
+    uvloop.run(run(parser.parse_args()))
 
 
 if __name__ == "__main__":
