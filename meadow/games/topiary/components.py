@@ -108,7 +108,13 @@ def value_of(tile: int) -> int:
 
 
 def tile_id(tile: int) -> str:
-    return f"{shapes()[tile // 5].id}_{tile % 5 + 1}"
+    return tile_names()[tile]
+
+
+@cache
+def tile_names() -> tuple[str, ...]:
+    """Every tile's id, by tile; views name every face-up tile after every move."""
+    return tuple(f"{shape.id}_{value}" for shape in shapes() for value in range(1, 6))
 
 
 @cache
@@ -117,7 +123,10 @@ def tile_ids() -> dict[str, int]:
 
 
 def cell_id(cell: int) -> str:
-    return f"r{cell // SIZE}c{cell % SIZE}"
+    return _CELL_NAMES[cell]
+
+
+_CELL_NAMES = tuple(f"r{cell // SIZE}c{cell % SIZE}" for cell in range(CELLS))
 
 
 @cache

@@ -31,6 +31,7 @@ _POSITION_INDEX = c.position_index()
 _CELL_INDEX = c.cell_ids()
 _TILE_INDEX = c.tile_ids()
 _TILE_COUNT = 5 * len(c.shapes())
+_SCULPTURE = tuple((c.shape_of(t), c.value_of(t)) for t in range(_TILE_COUNT))
 
 # One action object per possible decision, so legal lists allocate nothing new.
 _VISIT = tuple(PlaceVisitor(p.id) for p in _POSITIONS)
@@ -273,15 +274,12 @@ class TopiaryState(State):
         for position in _POSITIONS:
             seat = self.occupant[position.index]
             if seat != FREE:
-                line = tuple(self._sculpture(cell) for cell in position.cells)
+                line = tuple(
+                    _SCULPTURE[self.grid[cell]] if self.face_up[cell] else None
+                    for cell in position.cells
+                )
                 scores.append((position.index, seat, _scored(line)))
         return scores
-
-    def _sculpture(self, cell: int) -> tuple[int, int] | None:
-        if not self.face_up[cell]:
-            return None
-        tile = self.grid[cell]
-        return (c.shape_of(tile), c.value_of(tile))
 
     def visitor_points(self) -> list[dict[str, int]]:
         """Points each seat's visitors score now (public: hands are not counted)."""

@@ -26,6 +26,7 @@ GAP = "gap"
 def view(state: TopiaryState, seat: int | None) -> dict[str, JSON]:
     """The JSON-safe view of `seat` (`None` = spectator)."""
     over = state.to_move is None
+    names = c.tile_names()
     garden = []
     for row in range(c.SIZE):
         cells = []
@@ -35,7 +36,7 @@ def view(state: TopiaryState, seat: int | None) -> dict[str, JSON]:
             if tile < 0:
                 cells.append(GAP)
             elif state.face_up[cell]:
-                cells.append(c.tile_id(tile))
+                cells.append(names[tile])
             else:
                 cells.append(FACE_DOWN)
         garden.append(cells)
