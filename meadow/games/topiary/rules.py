@@ -271,14 +271,12 @@ class TopiaryState(State):
     def line_scores(self) -> list[tuple[int, int, LineScore]]:
         """(position, seat, score) for every placed visitor, in position order."""
         scores = []
+        grid, face_up = self.grid, self.face_up
         for position in _POSITIONS:
             seat = self.occupant[position.index]
             if seat != FREE:
-                line = tuple(
-                    _SCULPTURE[self.grid[cell]] if self.face_up[cell] else None
-                    for cell in position.cells
-                )
-                scores.append((position.index, seat, _scored(line)))
+                line = [_SCULPTURE[grid[cell]] if face_up[cell] else None for cell in position.cells]
+                scores.append((position.index, seat, _scored(tuple(line))))
         return scores
 
     def visitor_points(self) -> list[dict[str, int]]:
