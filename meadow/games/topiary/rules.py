@@ -275,7 +275,8 @@ class TopiaryState(State):
         for position in _POSITIONS:
             seat = self.occupant[position.index]
             if seat != FREE:
-                line = [_SCULPTURE[grid[cell]] if face_up[cell] else None for cell in position.cells]
+                cells = position.cells
+                line = [_SCULPTURE[grid[cell]] if face_up[cell] else None for cell in cells]
                 scores.append((position.index, seat, _scored(tuple(line))))
         return scores
 
