@@ -42,7 +42,7 @@ from meadow.server.movelog import Taken, write_line, write_lines
 from meadow.server.ratings import rate
 from meadow.server.thinking import think, thinkers
 from meadow.store import Database, Move, Seat, Table, User
-from meadow.store.writer import Done, GroupWriter, Waiter, on_loop
+from meadow.store.writer import Done, GroupWriter, Waiter
 
 log = logging.getLogger("meadow.server")
 
@@ -391,17 +391,37 @@ class Tables:
     async def play(self, live: LiveTable, seat: int, expected: int, text: str) -> None:
         """`submit` on the event loop, for a move sent on a table's socket: nothing here
         waits on the database or a lock held across a commit, so the loop serves other
-        tables while this move's line is committed with theirs."""
-        committed, done = on_loop(asyncio.get_running_loop())
+        tables while this move's line is committed with theirs.
+
+        The move is settled (or withdrawn) by the commit's own callback on the loop, not
+        by this coroutine: a caller that stops waiting (its connection cancelled by a
+        server stopping) leaves no table pending."""
+        loop = asyncio.get_running_loop()
+        settled: asyncio.Future[None] = loop.create_future()
+
+        def committed(failure: BaseException | None) -> None:
+            if failure is not None and self.cluster.shared:
+                # Taken: catch up with the other process's lines, off the loop.
+                withdrawing = loop.run_in_executor(None, self._withdraw, live, expected, failure)
+                withdrawing.add_done_callback(lambda w: _resolve(settled, w.exception()))
+                return
+            try:
+                if failure is not None:
+                    self._withdraw(live, expected, failure)
+                self._settle(proposal)
+            except BaseException as exc:
+                _resolve(settled, exc)
+            else:
+                _resolve(settled, None)
+
+        def done(failure: BaseException | None) -> None:  # on the log writer's thread
+            loop.call_soon_threadsafe(committed, failure)
+
         proposal = self._propose(live, seat, expected, text, None, done, may_read=False)
         if proposal is None:  # another process may have logged moves: read them, off the loop
             await asyncio.to_thread(self.submit, live.id, seat, expected, text)
             return
-        try:
-            await committed
-        except BaseException as failure:
-            await asyncio.to_thread(self._withdraw, live, expected, failure)
-        self._settle(proposal)
+        await settled
 
     def _propose(
         self,
@@ -745,3 +765,13 @@ def _aware(moment: datetime) -> datetime:
 
 def _ms(span: timedelta) -> int:
     return max(0, int(span.total_seconds() * 1000))
+
+
+def _resolve(future: asyncio.Future[None], failure: BaseException | None) -> None:
+    """Tell a waiting coroutine its move's outcome, unless it stopped waiting."""
+    if future.done():
+        return
+    if failure is not None:
+        future.set_exception(failure)
+    else:
+        future.set_result(None)

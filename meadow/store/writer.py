@@ -7,9 +7,9 @@ returned. One writer thread also means writers never queue on SQLite's lock (who
 wait sleeps in steps of milliseconds).
 
 Each piece comes with `done`, called from the writer's thread with None once the piece is
-committed, or with what failed it: a `Waiter` for a thread that waits, `on_loop` for a
-coroutine (lighter than a `concurrent.futures.Future`, whose lock and condition cost more
-than writing the line).
+committed, or with what failed it: a `Waiter` for a thread that waits, or a callback that
+hands the outcome to an event loop (lighter than a `concurrent.futures.Future`, whose lock
+and condition cost more than writing the line).
 
 A batch is written together (`together`, which may use one statement for many pieces). A
 piece that fails (a guard that finds its move number taken) fails the batch, which is then
@@ -21,7 +21,6 @@ in the same order and never deadlock.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import queue
 import threading
@@ -68,25 +67,6 @@ class Waiter:
             raise TimeoutError(f"no answer from the writer within {timeout} s")
         if self._failure is not None:
             raise self._failure
-
-
-def on_loop(loop: asyncio.AbstractEventLoop) -> tuple[asyncio.Future[None], Done]:
-    """For a coroutine: a future of its loop, and the piece's `done` that settles it."""
-    future: asyncio.Future[None] = loop.create_future()
-
-    def done(failure: BaseException | None) -> None:
-        loop.call_soon_threadsafe(_settle, future, failure)
-
-    return future, done
-
-
-def _settle(future: asyncio.Future[None], failure: BaseException | None) -> None:
-    if future.done():  # cancelled: its caller gave up waiting
-        return
-    if failure is not None:
-        future.set_exception(failure)
-    else:
-        future.set_result(None)
 
 
 class GroupWriter(Generic[P]):

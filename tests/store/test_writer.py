@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ import pytest
 from sqlalchemy import Connection, text
 
 from meadow.store import Database
-from meadow.store.writer import GroupWriter, Waiter, on_loop
+from meadow.store.writer import GroupWriter, Waiter
 
 
 @dataclass
@@ -89,26 +88,3 @@ def test_a_waiter_that_cannot_be_told_does_not_stop_the_writer(
     writer.submit(Number(1), broken)
     writer.write(Number(2))  # the writer lives on after the waiter that failed
     assert numbers(writer) == [1, 2]
-
-
-def test_a_coroutine_awaits_its_piece_and_may_give_up(writer: GroupWriter[Number]) -> None:
-    async def scenario() -> None:
-        loop = asyncio.get_running_loop()
-        committed, done = on_loop(loop)
-        writer.submit(Number(4), done)
-        await asyncio.wait_for(committed, 10)
-        # One that gave up waiting (cancelled) is not set afterwards, and the writer goes on.
-        release = threading.Event()
-        holding = Number(order=0, hold=release)
-        writer.submit(holding, Waiter())
-        assert await asyncio.to_thread(holding.held.wait, 10)
-        abandoned, done = on_loop(loop)
-        writer.submit(Number(5), done)
-        abandoned.cancel()
-        release.set()
-        await asyncio.to_thread(writer.write, Number(6))
-        await asyncio.sleep(0)  # the writer's call to settle the cancelled one runs here
-        assert abandoned.cancelled()
-
-    asyncio.run(scenario())
-    assert numbers(writer) == [4, 5, 6]

@@ -360,10 +360,9 @@ async def _converse(
     """Play what the client sends, one at a time, answering each."""
     while True:
         text = await websocket.receive_text()  # raises WebSocketDisconnect when the client goes
-        # Shielded: a move whose line is being committed is settled even if the
-        # connection's task is cancelled (a server stopping), so the table never hangs.
-        playing = asyncio.ensure_future(_play(hub, live, user_id, text))
-        listener.send(await asyncio.shield(playing))
+        # Cancelled (a server stopping), a move whose line is being committed is still
+        # settled: its commit's callback does that (`Tables.play`).
+        listener.send(await _play(hub, live, user_id, text))
 
 
 class SocketMove(BaseModel):

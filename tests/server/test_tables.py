@@ -1,0 +1,69 @@
+"""The tables of one process, without HTTP: what only timing inside the server can show."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection, func, select
+
+from meadow.server.movelog import Line
+from meadow.server.tables import Tables
+from meadow.store import Database, Move, User
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Tables]:
+    db = Database(f"sqlite:///{tmp_path / 'tables.db'}")
+    db.migrate()
+    tables = Tables(db)
+    yield tables
+    tables.close()
+    db.dispose()
+
+
+def started_table(hub: Tables) -> int:
+    with hub.db.write() as s:
+        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
+        s.add_all([host, guest])
+        s.commit()
+    table_id = hub.create(host, "topiary", 2, {}, [None, None], "live")
+    hub.join(table_id, guest)
+    hub.start(table_id, host)
+    return table_id
+
+
+def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None:
+    # A server stopping cancels each connection's task, maybe while its move's line is
+    # being committed: the move must still be settled, or the table would stay pending.
+    live = hub.get(started_table(hub))
+    release = threading.Event()
+    write_lines = hub.writer.together
+
+    def held(connection: Connection, lines: list[Line]) -> None:
+        release.wait(10)
+        write_lines(connection, lines)
+
+    hub.writer.together = held
+
+    async def cancel_while_committing() -> None:
+        assert live.state is not None
+        seat, action = live.state.to_move, str(live.state.legal_actions()[0])
+        assert seat is not None
+        playing = asyncio.create_task(hub.play(live, seat, 1, action))
+        while live.pending is None:
+            await asyncio.sleep(0.01)
+        playing.cancel()
+        release.set()
+        for _ in range(500):
+            if live.pending is None:
+                break
+            await asyncio.sleep(0.01)
+
+    asyncio.run(cancel_while_committing())
+    assert live.pending is None and live.moves_made == 1
+    with hub.db.open() as s:
+        assert s.scalar(select(func.count()).select_from(Move)) == 1
