@@ -408,6 +408,7 @@ class Tables:
             try:
                 if failure is not None:
                     self._withdraw(live, expected, failure)
+                assert proposal is not None  # the writer has its line only if there is one
                 self._settle(proposal)
             except BaseException as exc:
                 _resolve(settled, exc)
