@@ -182,12 +182,12 @@ async def seat_loop(
         if not message.get("legal"):
             continue
         body = {"move": message["move"] + 1, "action": message["legal"][0]}
-        started = sent[body["move"]] = time.perf_counter()
+        started = time.perf_counter()
         if via == "socket":
+            sent[body["move"]] = started
             await ws.send(orjson.dumps({"kind": "move", **body}).decode())
             continue
         reply = await player.post(f"/api/tables/{table_id}/moves", body)
-        sent.pop(body["move"])
         if reply.status_code == 200:
             latencies.append(time.perf_counter() - started)
             acked += 1

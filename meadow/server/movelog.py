@@ -78,18 +78,13 @@ def write_lines(connection: Connection, lines: list[Line]) -> None:
 
 
 def _write(connection: Connection, lines: list[Line]) -> None:
-    values = [line.values for line in lines]
     # The guard on moves_made: of two writers for one number, one wins (and on PostgreSQL
-    # the row lock makes the writers of one table take turns). Every line's guard must hold,
-    # so the rows changed must be as many as the lines; a driver that cannot count the rows
-    # of a statement run for many (psycopg2) has each line's guard run alone.
-    if connection.dialect.supports_sane_multi_rowcount:
-        if connection.execute(_ADVANCE, values).rowcount != len(lines):
+    # the row lock makes the writers of one table take turns). A line at a time: psycopg2
+    # cannot count the rows a statement run for many lines changed.
+    for line in lines:
+        if connection.execute(_ADVANCE, line.values).rowcount != 1:
             raise Taken
-    else:
-        for line in lines:
-            if connection.execute(_ADVANCE, line.values).rowcount != 1:
-                raise Taken
+    values = [line.values for line in lines]
     connection.execute(_LOG_LINE, values)
     connection.execute(_CHARGE, values)
 
@@ -100,16 +95,18 @@ def _write(connection: Connection, lines: list[Line]) -> None:
 _SQLITE = sqlite.dialect(paramstyle="named")
 _ON_SQLITE = tuple(str(s.compile(dialect=_SQLITE)) for s in (_ADVANCE, _LOG_LINE, _CHARGE))
 _SQLITE_TIME = DateTime().dialect_impl(_SQLITE).bind_processor(_SQLITE)  # as the ORM stores it
+assert _SQLITE_TIME is not None
 
 
 def _write_on_sqlite(connection: Connection, lines: list[Line]) -> None:
     advance, log_line, charge = _ON_SQLITE
-    assert _SQLITE_TIME is not None
+    # Copies: if the batch fails, its lines are written again one by one.
     rows = [{**line.values, "p_now": _SQLITE_TIME(line.values["p_now"])} for line in lines]
     cursor = connection.connection.cursor()
     try:
         cursor.executemany(advance, rows)
-        if cursor.rowcount != len(rows):  # the guards, as in `_write`
+        # Every line's guard must hold (as in `_write`): as many rows changed as lines.
+        if cursor.rowcount != len(rows):
             raise Taken
         cursor.executemany(log_line, rows)
         cursor.executemany(charge, rows)

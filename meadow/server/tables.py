@@ -381,11 +381,12 @@ class Tables:
         committed = Waiter()
         proposal = self._propose(live, seat, expected, text, note, committed)
         assert proposal is not None  # a worker thread may read the log
+        failure: BaseException | None = None
         try:
             committed.wait()
-        except BaseException as failure:
-            self._withdraw(live, expected, failure)
-        self._settle(proposal)
+        except BaseException as exc:
+            failure = exc
+        self._conclude(proposal, failure)
         return proposal.after, proposal.entry
 
     async def play(self, live: LiveTable, seat: int, expected: int, text: str) -> None:
@@ -406,10 +407,8 @@ class Tables:
                 withdrawing.add_done_callback(lambda w: _resolve(settled, w.exception()))
                 return
             try:
-                if failure is not None:
-                    self._withdraw(live, expected, failure)
                 assert proposal is not None  # the writer has its line only if there is one
-                self._settle(proposal)
+                self._conclude(proposal, failure)
             except BaseException as exc:
                 _resolve(settled, exc)
             else:
@@ -474,6 +473,12 @@ class Tables:
             if what == "undo":
                 raise ApiError(403, "undo only within your own turn")
             raise ApiError(403, f"it is not your turn (seat {live.state.to_move} is to move)")
+
+    def _conclude(self, proposal: Proposal, failure: BaseException | None) -> None:
+        """The commit's outcome: the move stands, or (raising) it is withdrawn."""
+        if failure is not None:
+            self._withdraw(proposal.live, proposal.entry.number, failure)
+        self._settle(proposal)
 
     def _settle(self, proposal: Proposal) -> None:
         """The move's line is committed: it stands, and everyone hears of it."""

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,18 +140,25 @@ def _databases() -> list[str]:
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    url = None
-    if request.param == "postgresql":
-        url = _postgres_database()
-        if url is None:
-            if os.environ.get("CI"):
-                pytest.fail("CI must test on PostgreSQL, and it does not answer at 127.0.0.1:5432")
-            pytest.skip("no PostgreSQL at 127.0.0.1:5432")
-    found = Server(tmp_path_factory.mktemp(request.param), url)
-    found.start()
-    yield found
-    found.stop()
-    if url is not None:
+    with fresh_postgres() if request.param == "postgresql" else nullcontext() as url:
+        found = Server(tmp_path_factory.mktemp(request.param), url)
+        found.start()
+        yield found
+        found.stop()
+
+
+@contextmanager
+def fresh_postgres() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database, dropped afterwards. Without PostgreSQL the
+    test is skipped, except in CI, where it fails."""
+    url = _postgres_database()
+    if url is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must test on PostgreSQL, and it does not answer at 127.0.0.1:5432")
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432")
+    try:
+        yield url
+    finally:
         _drop(url.rsplit("/", 1)[1])
 
 

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -12,18 +14,25 @@ from sqlalchemy.exc import IntegrityError
 
 from meadow.server.movelog import Line, Taken, write_lines
 from meadow.store import Database, Move, Seat, Table, User
-from tests.server.conftest import _postgres_database
+from tests.server.conftest import fresh_postgres
 
 WHEN = datetime(2026, 11, 22, 10, 30, 15, 123456, tzinfo=UTC)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[Database]:
-    url = f"sqlite:///{tmp_path / 'log.db'}"
-    if request.param == "postgresql":
-        url = _postgres_database() or pytest.skip("no PostgreSQL here")
-    database = Database(url)
-    database.migrate()
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    with ExitStack() as stack:
+        url = f"sqlite:///{tmp_path / 'log.db'}"
+        if request.param == "postgresql":
+            url = stack.enter_context(fresh_postgres())
+        database = Database(url)
+        stack.callback(database.dispose)
+        database.migrate()
+        add_two_tables(database)
+        yield database
+
+
+def add_two_tables(database: Database) -> None:
     with database.write() as s:
         host = User(name="host", password_hash="x")
         s.add(host)
@@ -36,8 +45,6 @@ def db(request: pytest.FixtureRequest, tmp_path) -> Iterator[Database]:
             table.seats = [Seat(number=0), Seat(number=1)]
             s.add(table)
         s.commit()
-    yield database
-    database.dispose()
 
 
 def line(table: int, number: int, seat: int = 0, used: int = 0) -> Line:
