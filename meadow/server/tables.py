@@ -297,19 +297,31 @@ class Tables:
         """Seat a person at the first free seat for a person of an open table."""
         live = self.get(table_id)
         with live.lock:
-            if live.status != "open":
-                raise ApiError(409, "the game has already started")
-            if live.seat_of(user.id) is not None:
-                raise ApiError(409, "you already have a seat at this table")
-            free = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
-            if not free:
-                raise ApiError(409, "every seat is taken")
-            number = free[0]
             with self.db.write() as s:
-                seat = s.scalars(
-                    select(Seat).where(Seat.table_id == table_id, Seat.number == number)
-                ).one()
-                seat.user_id = user.id
+                table = s.get(Table, table_id)
+                assert table is not None
+                _seats_as_stored(live, table)
+                if table.status != "open":
+                    raise ApiError(409, "the game has already started")
+                if live.seat_of(user.id) is not None:
+                    raise ApiError(409, "you already have a seat at this table")
+                free = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
+                if not free:
+                    raise ApiError(409, "every seat is taken")
+                number = free[0]
+                # Only if still free: a join through another process may have come first.
+                seated = s.execute(
+                    update(Seat)
+                    .where(
+                        Seat.table_id == table_id,
+                        Seat.number == number,
+                        Seat.user_id.is_(None),
+                        Seat.bot.is_(None),
+                    )
+                    .values(user_id=user.id)
+                ).rowcount
+                if seated != 1:
+                    raise ApiError(409, f"seat {number} was taken meanwhile: join again")
                 s.commit()
             live.seats[number] = (user.id, None)
         self._table_changed(live)
@@ -343,7 +355,8 @@ class Tables:
                 assert table is not None
                 if table.host_id != user.id:
                     raise ApiError(403, "only the host can start the game")
-                if live.status != "open":
+                _seats_as_stored(live, table)
+                if table.status != "open":
                     raise ApiError(409, "the game has already started")
                 empty = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
                 if empty:
@@ -739,6 +752,12 @@ class Tables:
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
+
+
+def _seats_as_stored(live: LiveTable, table: Table) -> None:
+    """The seats as the database has them: in a cluster another process may have seated
+    someone since this one last looked (the lobby's steps read them; moves never do)."""
+    live.seats = [(seat.user_id, seat.bot) for seat in table.seats]
 
 
 def _live(table: Table) -> LiveTable:

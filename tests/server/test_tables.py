@@ -1,4 +1,5 @@
-"""The tables of one process, without HTTP: what only timing inside the server can show."""
+"""Tables without HTTP: what only timing inside the server, or two processes' tables on one
+database, can show."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, func, select
 
+from meadow.server.errors import ApiError
 from meadow.server.movelog import Line
 from meadow.server.tables import Tables
-from meadow.store import Database, Move, User
+from meadow.store import Database, Move, Seat, User
 
 
 @pytest.fixture
@@ -67,3 +69,43 @@ def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None
     assert live.pending is None and live.moves_made == 1
     with hub.db.open() as s:
         assert s.scalar(select(func.count()).select_from(Move)) == 1
+
+
+@pytest.fixture
+def other(hub: Tables) -> Iterator[Tables]:
+    """A second process's tables on the same database, as in a cluster."""
+    tables = Tables(hub.db)
+    yield tables
+    tables.close()
+
+
+def people(hub: Tables, *names: str) -> list[User]:
+    with hub.db.write() as s:
+        found = [User(name=name, password_hash="x") for name in names]
+        s.add_all(found)
+        s.commit()
+    return found
+
+
+def test_a_join_through_another_process_counts_at_the_start(hub: Tables, other: Tables):
+    host, guest = people(hub, "host", "guest")
+    table_id = hub.create(host, "topiary", 2, {}, [None, None], "live")
+    other.join(table_id, guest)  # this process has not heard of it yet
+    hub.start(table_id, host)
+    assert hub.get(table_id).status == "running"
+    assert hub.get(table_id).seats == [(host.id, None), (guest.id, None)]
+
+
+def test_two_joins_through_two_processes_never_share_a_seat(hub: Tables, other: Tables):
+    host, first, second = people(hub, "host", "first", "second")
+    table_id = hub.create(host, "topiary", 2, {}, [None, None], "live")
+    other.get(table_id)  # both processes hold the table with its second seat free
+    hub.join(table_id, first)
+    with pytest.raises(ApiError, match="every seat is taken"):
+        other.join(table_id, second)
+    with hub.db.open() as s:
+        seats = s.scalars(select(Seat).where(Seat.table_id == table_id)).all()
+        assert sorted((seat.number, seat.user_id) for seat in seats) == [
+            (0, host.id),
+            (1, first.id),
+        ]
