@@ -16,7 +16,8 @@ would); the report then also gives the moves' CPU without those set-ups.
 
 Reports moves acknowledged per second, the server's CPU time per move (from /proc), moves
 per second per core of server CPU, and the time from sending a move to its acknowledgement
-(p50, p95, p99), each move timed from its own send.
+(p50, p95, p99), each move timed from its own send. A move sent on the socket is answered
+by its own news marked `ack` (or, where that news went out first, by an `ack` message).
 
 With `--processes N` (N > 1, PostgreSQL and Redis needed) N servers share the database and
 Redis; each table's two players talk to different processes, so every move also travels
@@ -172,13 +173,16 @@ async def seat_loop(
             except TimeoutError:
                 continue
         message, text = orjson.loads(text), None
-        if message.get("over"):
-            done.set()
-            break
-        if message.get("kind") == "ack":
+        if message.get("kind") == "ack":  # an answer apart from the move's news
             latencies.append(time.perf_counter() - sent.pop(message["move"]))
             acked += 1
             continue
+        if message.get("ack"):  # the move's news is its answer
+            latencies.append(time.perf_counter() - sent.pop(message["number"]))
+            acked += 1
+        if message.get("over"):
+            done.set()
+            break
         if not message.get("legal"):
             continue
         body = {"move": message["move"] + 1, "action": message["legal"][0]}

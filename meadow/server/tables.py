@@ -56,6 +56,7 @@ class Proposal:
     after: State
     news: dict[str, Any]  # the line as other processes hear of it
     now: datetime
+    mover: Listener | None = None  # the socket it came on: its news carries the ack
 
 
 class Tables:
@@ -402,16 +403,21 @@ class Tables:
         self._conclude(proposal, failure)
         return proposal.after, proposal.entry
 
-    async def play(self, live: LiveTable, seat: int, expected: int, text: str) -> None:
-        """`submit` on the event loop, for a move sent on a table's socket: nothing here
-        waits on the database or a lock held across a commit, so the loop serves other
-        tables while this move's line is committed with theirs.
+    async def play(
+        self, live: LiveTable, seat: int, expected: int, text: str, mover: Listener
+    ) -> bool:
+        """`submit` on the event loop, for a move sent on a table's socket (`mover`, the
+        socket's listener): nothing here waits on the database or a lock held across a
+        commit, so the loop serves other tables while this move's line is committed with
+        theirs. True when the move's news to `mover` carried its acknowledgement (one
+        frame, not two); False when the news went out without it (read back from the log
+        first) and the caller must acknowledge the move itself.
 
         The move is settled (or withdrawn) by the commit's own callback on the loop, not
         by this coroutine: a caller that stops waiting (its connection cancelled by a
         server stopping) leaves no table pending."""
         loop = asyncio.get_running_loop()
-        settled: asyncio.Future[None] = loop.create_future()
+        settled: asyncio.Future[bool] = loop.create_future()
 
         def committed(failure: BaseException | None) -> None:
             if failure is not None and self.cluster.shared:
@@ -421,11 +427,11 @@ class Tables:
                 return
             try:
                 assert proposal is not None  # the writer has its line only if there is one
-                self._conclude(proposal, failure)
+                acked = self._conclude(proposal, failure)
             except BaseException as exc:
                 _resolve(settled, exc)
             else:
-                _resolve(settled, None)
+                _resolve(settled, None, acked)
 
         def done(failure: BaseException | None) -> None:  # on the log writer's thread
             loop.call_soon_threadsafe(committed, failure)
@@ -433,8 +439,9 @@ class Tables:
         proposal = self._propose(live, seat, expected, text, None, done, may_read=False)
         if proposal is None:  # another process may have logged moves: read them, off the loop
             await asyncio.to_thread(self.submit, live.id, seat, expected, text)
-            return
-        await settled
+            return False
+        proposal.mover = mover
+        return await settled
 
     def _propose(
         self,
@@ -487,15 +494,18 @@ class Tables:
                 raise ApiError(403, "undo only within your own turn")
             raise ApiError(403, f"it is not your turn (seat {live.state.to_move} is to move)")
 
-    def _conclude(self, proposal: Proposal, failure: BaseException | None) -> None:
-        """The commit's outcome: the move stands, or (raising) it is withdrawn."""
+    def _conclude(self, proposal: Proposal, failure: BaseException | None) -> bool:
+        """The commit's outcome: the move stands, or (raising) it is withdrawn. True when
+        the mover's news carried the acknowledgement."""
         if failure is not None:
             self._withdraw(proposal.live, proposal.entry.number, failure)
-        self._settle(proposal)
+        return self._settle(proposal)
 
-    def _settle(self, proposal: Proposal) -> None:
-        """The move's line is committed: it stands, and everyone hears of it."""
+    def _settle(self, proposal: Proposal) -> bool:
+        """The move's line is committed: it stands, and everyone hears of it. True when
+        the mover's news carried the acknowledgement."""
         live, entry = proposal.live, proposal.entry
+        acked = False
         with live.lock:
             live.pending = None
             # Unless a catch-up meanwhile read this very line back from the log.
@@ -505,10 +515,11 @@ class Tables:
                     live.status = "finished"
                 live.state = proposal.after
                 self._remember(live, entry)
-                self._tell(live, entry)
+                acked = self._tell(live, entry, proposal.mover)
         self.cluster.publish(live.id, proposal.news)
         self._schedule_bot(live)
         self._notify(live)
+        return acked
 
     def _withdraw(self, live: LiveTable, number: int, failure: BaseException) -> NoReturn:
         """The line was not committed: the table is as before it, and the caller is told."""
@@ -580,16 +591,28 @@ class Tables:
         self.cluster.publish(live.id)
         return answer
 
-    def _tell(self, live: LiveTable, entry: Entry) -> None:
+    def _tell(self, live: LiveTable, entry: Entry, mover: Listener | None = None) -> bool:
         """Every listener of this process hears of a new line, each as its seat sees it;
-        one message per seat, however many listen as that seat (spectators, second tabs)."""
+        one message per seat, however many listen as that seat (spectators, second tabs).
+        The socket the line came on (`mover`) hears it with `"ack": true`, its answer; True
+        when it was among the listeners."""
         assert live.state is not None
+        news: dict[int | None, dict[str, Any]] = {}
         built: dict[int | None, str] = {}
+        acked = False
         for listener in live.listeners:
-            text = built.get(listener.seat)
+            seat = listener.seat
+            if seat not in news:
+                news[seat] = self._news(live.state, seat, entry)
+            if listener is mover:
+                listener.send({**news[seat], "ack": True})
+                acked = True
+                continue
+            text = built.get(seat)
             if text is None:
-                text = built[listener.seat] = encode(self._news(live.state, listener.seat, entry))
+                text = built[seat] = encode(news[seat])
             listener.send_text(text)
+        return acked
 
     @staticmethod
     def _news(state: State, seat: int | None, entry: Entry) -> dict[str, Any]:
@@ -792,11 +815,13 @@ def _ms(span: timedelta) -> int:
     return max(0, int(span.total_seconds() * 1000))
 
 
-def _resolve(future: asyncio.Future[None], failure: BaseException | None) -> None:
+def _resolve(
+    future: asyncio.Future[bool], failure: BaseException | None, acked: bool = False
+) -> None:
     """Tell a waiting coroutine its move's outcome, unless it stopped waiting."""
     if future.done():
         return
     if failure is not None:
         future.set_exception(failure)
     else:
-        future.set_result(None)
+        future.set_result(acked)

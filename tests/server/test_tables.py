@@ -8,10 +8,12 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 from sqlalchemy import Connection, func, select
 
 from meadow.server.errors import ApiError
+from meadow.server.live import Listener
 from meadow.server.movelog import Line
 from meadow.server.tables import Tables
 from meadow.store import Database, Move, Seat, User
@@ -55,7 +57,7 @@ def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None
         assert live.state is not None
         seat, action = live.state.to_move, str(live.state.legal_actions()[0])
         assert seat is not None
-        playing = asyncio.create_task(hub.play(live, seat, 1, action))
+        playing = asyncio.create_task(hub.play(live, seat, 1, action, Listener(seat)))
         while live.pending is None:
             await asyncio.sleep(0.01)
         playing.cancel()
@@ -69,6 +71,47 @@ def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None
     assert live.pending is None and live.moves_made == 1
     with hub.db.open() as s:
         assert s.scalar(select(func.count()).select_from(Move)) == 1
+
+
+def test_the_movers_socket_hears_its_news_with_the_ack_and_no_other_does(hub: Tables):
+    """One frame answers a move sent on a socket: its news, marked `ack`. A second tab of
+    the same seat and the other seats hear the same news unmarked."""
+    live = hub.get(started_table(hub))
+
+    async def move_with_three_listening() -> tuple[bool, list[dict], list[dict], list[dict]]:
+        assert live.state is not None
+        seat, action = live.state.to_move, str(live.state.legal_actions()[0])
+        assert seat is not None
+        mover, second_tab, opponent = Listener(seat), Listener(seat), Listener(1 - seat)
+        for listener in (mover, second_tab, opponent):
+            hub.subscribe(live, listener)
+        acked = await hub.play(live, seat, 1, action, mover)
+        heard = [
+            [orjson.loads(listener.queue.get_nowait()) for _ in range(listener.queue.qsize())]
+            for listener in (mover, second_tab, opponent)
+        ]
+        return acked, *heard
+
+    acked, mover, second_tab, opponent = asyncio.run(move_with_three_listening())
+    assert acked
+    assert [m["kind"] for m in mover] == ["sync", "move"] and mover[1]["ack"] is True
+    assert second_tab[1] == {key: value for key, value in mover[1].items() if key != "ack"}
+    assert [m["kind"] for m in opponent] == ["sync", "move"] and "ack" not in opponent[1]
+    assert "action" not in opponent[1]  # the action's text is the mover's own
+
+
+def test_a_move_from_a_socket_not_listening_is_not_acked_by_its_news(hub: Tables):
+    # Its caller must then answer with an `ack` of its own (the socket route does).
+    live = hub.get(started_table(hub))
+
+    async def move_unheard() -> bool:
+        assert live.state is not None
+        seat, action = live.state.to_move, str(live.state.legal_actions()[0])
+        assert seat is not None
+        return await hub.play(live, seat, 1, action, Listener(seat))
+
+    assert asyncio.run(move_unheard()) is False
+    assert live.moves_made == 1
 
 
 @pytest.fixture

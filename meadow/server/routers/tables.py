@@ -312,8 +312,9 @@ async def watch(
     """News of a table for the connecting person's seat (a spectator if none): first a
     `sync` with every move after `since`, then a `move` message after each move. A seated
     person may also play here: `{"kind": "move", "move": N, "action": "..."}` or
-    `{"kind": "undo", "move": N}`, answered with `ack` or `error` (the same rules as the
-    HTTP routes)."""
+    `{"kind": "undo", "move": N}` (the same rules as the HTTP routes). The answer is the
+    move's own news with `"ack": true` (one frame for both), or `{"kind": "ack", "move": N}`
+    (an undo, or a move whose news went out before its answer could), or `error`."""
     origin = websocket.headers.get("origin")
     if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
         await websocket.close(code=4403, reason="a socket only from this site's own pages")
@@ -362,7 +363,9 @@ async def _converse(
         text = await websocket.receive_text()  # raises WebSocketDisconnect when the client goes
         # Cancelled (a server stopping), a move whose line is being committed is still
         # settled: its commit's callback does that (`Tables.play`).
-        listener.send(await _play(hub, live, user_id, text))
+        answer = await _play(hub, listener, live, user_id, text)
+        if answer is not None:
+            listener.send(answer)
 
 
 class SocketMove(BaseModel):
@@ -371,8 +374,11 @@ class SocketMove(BaseModel):
     action: str | None = Field(None, max_length=200)
 
 
-async def _play(hub: Tables, live: LiveTable, user_id: int | None, text: str) -> dict[str, Any]:
-    """One move or undo sent on the socket; the answer is `ack` or `error`."""
+async def _play(
+    hub: Tables, listener: Listener, live: LiveTable, user_id: int | None, text: str
+) -> dict[str, Any] | None:
+    """One move or undo sent on the socket; the answer is `ack` or `error`, or None when
+    the move's news to this socket was its answer."""
     try:
         if len(text) > 1000:
             raise ApiError(413, "a socket message is at most 1000 characters")
@@ -382,8 +388,8 @@ async def _play(hub: Tables, live: LiveTable, user_id: int | None, text: str) ->
             await asyncio.to_thread(hub.undo, live.id, seat, wanted.move)
         elif wanted.action is None:
             raise ApiError(422, "a move needs its action")
-        else:
-            await hub.play(live, seat, wanted.move, wanted.action)
+        elif await hub.play(live, seat, wanted.move, wanted.action, listener):
+            return None
         return outbound.message("ack", move=wanted.move)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
