@@ -13,6 +13,7 @@ from fastapi import APIRouter, Depends, Path, Query, WebSocket, WebSocketDisconn
 from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
+from starlette.websockets import WebSocketState
 
 from meadow import games
 from meadow.core.errors import IllegalAction, MeadowError
@@ -358,8 +359,10 @@ async def _send_news(websocket: WebSocket, listener: Listener) -> None:
 async def _converse(
     websocket: WebSocket, listener: Listener, hub: Tables, live: LiveTable, user_id: int | None
 ) -> None:
-    """Play what the client sends, one at a time, answering each."""
-    while True:
+    """Play what the client sends, one at a time, answering each, until the client goes."""
+    # The sender may find the client gone first (while a move was being recorded): Starlette
+    # then marks the socket disconnected, and reading from it would raise another error.
+    while websocket.application_state is WebSocketState.CONNECTED:
         text = await websocket.receive_text()  # raises WebSocketDisconnect when the client goes
         # Cancelled (a server stopping), a move whose line is being committed is still
         # settled: its commit's callback does that (`Tables.play`).
