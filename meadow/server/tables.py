@@ -440,7 +440,7 @@ class Tables:
         if proposal is None:  # another process may have logged moves: read them, off the loop
             await asyncio.to_thread(self.submit, live.id, seat, expected, text)
             return False
-        proposal.mover = mover
+        proposal.mover = mover  # before the loop can run the commit's callback (at the await)
         return await settled
 
     def _propose(
