@@ -436,11 +436,10 @@ class Tables:
         def done(failure: BaseException | None) -> None:  # on the log writer's thread
             loop.call_soon_threadsafe(committed, failure)
 
-        proposal = self._propose(live, seat, expected, text, None, done, may_read=False)
+        proposal = self._propose(live, seat, expected, text, None, done, False, mover)
         if proposal is None:  # another process may have logged moves: read them, off the loop
             await asyncio.to_thread(self.submit, live.id, seat, expected, text)
             return False
-        proposal.mover = mover  # before the loop can run the commit's callback (at the await)
         return await settled
 
     def _propose(
@@ -452,11 +451,12 @@ class Tables:
         note: str | None,
         done: Done,
         may_read: bool = True,
+        mover: Listener | None = None,
     ) -> Proposal | None:
         """Check a move and apply it to a copy of the state, then start committing its line
         (`done` hears when it is committed); the table holds it as pending until `_settle`
-        or `_withdraw`. None when, in a cluster, the log must be read first and `may_read`
-        is False."""
+        or `_withdraw`. `mover`: the socket it came on. None when, in a cluster, the log
+        must be read first and `may_read` is False."""
         with live.lock:
             if expected != live.moves_made + 1 and self.cluster.shared and live.pending is None:
                 if not may_read:
@@ -471,7 +471,7 @@ class Tables:
             entry = Entry(expected, seat, str(action), events, note)
             news, now = self._write(live, entry, done, after if after.is_over else None)
             live.pending = expected
-            return Proposal(live, entry, after, news, now)
+            return Proposal(live, entry, after, news, now, mover)
 
     def _check_turn(self, live: LiveTable, seat: int, expected: int, what: str) -> None:
         """May `seat` log line `expected` now? (Under the table's lock.)"""
