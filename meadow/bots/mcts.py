@@ -47,6 +47,9 @@ class MctsBot(Bot):
         self.seconds = seconds
         self.rollout = rollout
         self.scale = scale
+        # A bound on any one search, whatever the budget: a server sets it for bots whose
+        # budget a stranger chose.
+        self.time_limit: float | None = None
         self.name = f"mcts:{seconds:g}s" if seconds else f"mcts:{iterations}"
         if rollout is not None:
             self.name += f":rollout={rollout}"
@@ -55,11 +58,15 @@ class MctsBot(Bot):
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
-        deadline = time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        deadline = start + self.seconds
+        stop = start + self.time_limit if self.time_limit is not None else math.inf
         done = 0
         while (self.iterations and done < self.iterations) or (
             not self.iterations and time.perf_counter() < deadline
         ):
+            if self.time_limit is not None and time.perf_counter() >= stop:
+                break
             self._iterate(observation, root, rng)
             done += 1
         legal = [a for a in observation.legal if a in root.children]

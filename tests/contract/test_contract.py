@@ -11,10 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meadow import games
+from meadow.core.actions import Action
 from meadow.core.errors import IllegalAction, NotationError
+from meadow.core.game import State
 from meadow.core.play import random_playout
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
+from meadow.core.undo import why_not_undoable
 from tests.contract.conftest import BASE_CONFIGS, CONFIGS, Config, random_game
 
 # Big seeds, so that finding the seed's digits in a view cannot happen by accident.
@@ -199,3 +202,44 @@ def test_evaluation_estimates_every_seat_and_is_exact_at_the_end(config: Config)
         assert all(math.isfinite(v) for v in values)
         assert state.to_json() == before
     assert game.evaluate(state) == [float(x) for x in state.result().scores]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+@given(seed=seeds)
+@settings(max_examples=2, deadline=None)
+def test_an_undoable_move_uses_no_chance_and_teaches_no_seat_anything(config: Config, seed: int):
+    """The undo rule (`meadow.core.undo`), checked with worlds of its own: a move the rule
+    lets a player take back drew nothing from the generator, and in fresh worlds that any
+    seat could not tell apart before it, the seat's view afterwards is the same as in the
+    game (for another seat: some move there looks the same to it). A game's `reveals` flag
+    is the rule's shortcut: a flagged move stands, so the rule's verdict is checked here
+    with flags ignored."""
+    checked = {"undoable": 0, "refused": 0}
+    for step, (state, action) in enumerate(random_game(config, seed)):
+        if action is None or step % 3:
+            continue
+        after = state.clone()
+        after.apply(action)
+        verdict = why_not_undoable(state, action, Rng(seed + step), flags=False)
+        if verdict is not None:
+            checked["refused"] += 1
+            continue
+        checked["undoable"] += 1
+        assert after.rng.to_json() == state.rng.to_json(), f"undoable {action} used chance"
+        for seat in _seats(config):
+            worlds = Rng(seed ^ (step << 20) ^ 0xACE)
+            for _ in range(4):
+                world = state.sample_hidden(seat, worlds)
+                moves = [action] if seat == state.to_move else world.legal_actions()
+                assert any(_view_after(world, move, seat) == after.view(seat) for move in moves), (
+                    f"undoable {action} told seat {seat} something"
+                )
+    assert checked["undoable"] + checked["refused"] > 0
+
+
+def _view_after(world: State, move: Action, seat: int | None) -> object:
+    if move not in world.legal_actions():
+        return None
+    made = world.clone()
+    made.apply(move)
+    return made.view(seat)

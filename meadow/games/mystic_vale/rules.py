@@ -149,7 +149,7 @@ class Harvest:
     """What the active player has to spend during this Harvest."""
 
     mana_earned: int = 0
-    mana_doublable: int = 0  # from card symbols, advancement abilities and the token
+    mana_doublable: int = 0  # earned from card symbols, advancement abilities, a spent token
     mana_spent: int = 0
     spirits: dict[str, int] = dataclasses.field(default_factory=dict)
     advancements_bought: int = 0
@@ -159,6 +159,7 @@ class Harvest:
         default_factory=list
     )  # [copy, forced card or -1]
     resolved: list[list[int]] = dataclasses.field(default_factory=list)  # harvest abilities done
+    erdenwiege: int = 0  # Erdenwiege bought: each counts the vales when the Harvest ends
 
     def clone(self) -> Harvest:
         return Harvest(
@@ -171,6 +172,7 @@ class Harvest:
             self.buy_limit,
             [s[:] for s in self.to_sleeve],
             [r[:] for r in self.resolved],
+            self.erdenwiege,
         )
 
 
@@ -454,6 +456,8 @@ class MysticValeState(State):
         return events + self._after_reveal()
 
     def _after_reveal(self) -> list[Event]:
+        """The spoil check (4+ decay: preventions, or spoil) whenever the shown cards change:
+        a new on-deck card, a prevention, or the start of Prep."""
         me = self.me
         if self.decay(me) >= c.SPOIL_AT:
             if self._preventions():
@@ -524,10 +528,14 @@ class MysticValeState(State):
         me.kept = []
         if me.on_deck is None:
             me.on_deck = self._draw(me)
-        return self._continue_prep()
+        # Cards kept by Brutplatz and the waiting on-deck card may already show 4 decay once
+        # last turn's growth is discarded: the field spoils at any moment of Prep (seed 003,
+        # "4) Vorbereiten"), so Prep starts with the same check (and preventions) as a reveal.
+        return self._after_reveal()
 
     def _continue_prep(self) -> list[Event]:
-        """One more card into the field, or the end of Prep at 3 decay (or no card left)."""
+        """One more card into the field, or the end of Prep at 3 decay (or no card left);
+        4 decay were ruled out by `_after_reveal` before."""
         me = self.me
         if self.decay(me) >= c.PREP_STOPS_AT or me.on_deck is None:
             return self._end_turn()
@@ -670,9 +678,12 @@ class MysticValeState(State):
             h.mana_doublable += gain
             public["mana"] = gain
         elif ability == "wachstumsueberlauf":
-            public["mana"] = h.mana_doublable
-            h.mana_earned += h.mana_doublable
-            h.mana_doublable *= 2
+            # The token's mana is doubled whether a purchase has spent it yet or not (seed
+            # 003, glossary): an active token keeps its own 1 for later, the copy comes now.
+            gain = h.mana_doublable + (1 if me.mana_token else 0)
+            public["mana"] = gain
+            h.mana_earned += gain
+            h.mana_doublable += gain
         elif ability == "baumkronen_erkunder":
             added = []
             for _ in range(card_symbol(me.cards[card], "guardian")):
@@ -741,14 +752,16 @@ class MysticValeState(State):
         """Vale of Magic: abilities that act once, right after the purchase."""
         me = self.me
         h = self.harvest
-        if vale.ability == "erdenwiege":
-            return self._take_vp(len(me.vales), "erdenwiege")
+        if vale.ability == "erdenwiege":  # its VP wait for the vales bought after it
+            h.erdenwiege += 1
+            return []
         if vale.ability == "hoehle_der_tierwelt":
             h.mana_earned += 2
             return [Event("mana", self.seat, {"mana": 2, "reason": vale.id})]
         if vale.ability == "mana_token":
             if me.mana_token:  # Yucata: the active token is spent first, then turned again
                 h.mana_earned += 1
+                h.mana_doublable += 1  # spent like a purchase spends it: token mana
             me.mana_token = True
             return [Event("mana_token", self.seat, {"active": True})]
         if vale.ability == "sonnenquell_tempel" and self.vale_piles[0]:
@@ -769,6 +782,15 @@ class MysticValeState(State):
                 private = {self.seat: {"cards": [x + 1 for x in top]}}
                 return [Event("look", self.seat, {"count": len(top)}, private, True)]
         return []
+
+    def _count_erdenwiege(self) -> list[Event]:
+        """1 VP per vale in front of you for each Erdenwiege bought this turn, counting the
+        vales bought with it in the same turn whatever the order (seed 003, glossary)."""
+        vales = len(self.me.vales)
+        events: list[Event] = []
+        for _ in range(self.harvest.erdenwiege):
+            events += self._take_vp(vales, "erdenwiege")
+        return events
 
     def _apply_exchange(self) -> list[Event]:
         h = self.harvest
@@ -935,7 +957,7 @@ class MysticValeState(State):
         if isinstance(action, Exchange):
             return self._apply_exchange()
         if isinstance(action, EndHarvest):
-            return [Event("end_harvest", self.seat), *self._cleanup()]
+            return [*self._count_erdenwiege(), Event("end_harvest", self.seat), *self._cleanup()]
         assert isinstance(action, Sleeve)
         return self._apply_sleeve(action)
 

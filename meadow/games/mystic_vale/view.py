@@ -224,6 +224,7 @@ def state_to_json(state: MysticValeState) -> dict[str, JSON]:
             "buy_limit": h.buy_limit,
             "to_sleeve": [s[:] for s in h.to_sleeve],
             "resolved": [r[:] for r in h.resolved],
+            "erdenwiege": h.erdenwiege,
         },
         "seats": [
             {
@@ -309,6 +310,7 @@ def state_from_json(cls: type[S], data: Mapping[str, Any]) -> S:
             h["buy_limit"],
             [list(s) for s in h["to_sleeve"]],
             [list(r) for r in h["resolved"]],
+            h.get("erdenwiege", 0),  # absent in states saved before it was counted at the end
         ),
         end_triggered=data["end_triggered"],
         confirm_reveal=data["confirm_reveal"],

@@ -32,7 +32,13 @@ from meadow.games.renature.actions import (
 )
 from meadow.games.renature.board import Board
 from meadow.games.renature.options import RenatureOptions
-from meadow.games.renature.scoring import NEUTRAL, area_points, plant_points, valley_area_points
+from meadow.games.renature.scoring import (
+    NEUTRAL,
+    area_points,
+    majority,
+    plant_points,
+    valley_area_points,
+)
 
 DOMINO, MUSHROOM, PLANT, END, OVER = "domino", "mushroom", "plant", "end", "over"
 BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplanted", "token_backs")
@@ -628,18 +634,26 @@ class RenatureState(State):
         )
         scores = tuple(sum(b.values()) for b in breakdown)
         if self.valley:
-            # Valley: the tied player with the majority in the largest area wins.
-            # Open point: with several largest areas, their totals count together.
-            largest = max((len(cells) for cells in self.areas().values()), default=0)
-            totals: dict[int, int] = {}
-            for area, cells in self.areas().items():
-                if len(cells) == largest:
-                    for colour, total in self.totals(area).items():
-                        totals[colour] = totals.get(colour, 0) + total
-            keys = [(scores[s], totals.get(s, 0)) for s in range(self.players)]
+            majorities = self._largest_area_majorities()
+            keys = [(scores[s], majorities.get(s, 0)) for s in range(self.players)]
             return Result(scores, breakdown, rank(keys), ("majority in the largest area",))
         keys = [(scores[s], len(self.seats[s].collected)) for s in range(self.players)]
         return Result(scores, breakdown, rank(keys), ("area tokens",))
+
+    def _largest_area_majorities(self) -> dict[int, int]:
+        """Valley tie-break (seed 000, Valley, "Spielende": "Bei Gleichstand gewinnt, wer im
+        größten Gebiet die Mehrheit hat"): per seat, in how many of the largest areas it holds
+        the majority the final area scoring decides there (tied colours cancel, neutral can
+        hold it). Open point: with several equally large largest areas each counts, and more
+        majorities beat fewer; see docs/renature.md."""
+        areas = self.areas()
+        largest = max((len(cells) for cells in areas.values()), default=0)
+        counts: dict[int, int] = {}
+        for area, cells in areas.items():
+            holder = majority(self.totals(area)) if len(cells) == largest else None
+            if holder is not None and holder != NEUTRAL:
+                counts[holder] = counts.get(holder, 0) + 1
+        return counts
 
     # -- views, copies, serialisation -------------------------------------------------
 

@@ -39,6 +39,18 @@ def ranked_colours(totals: Mapping[int, int]) -> list[tuple[int, int]]:
     return sorted(kept, key=lambda item: -item[1])
 
 
+def majority(totals: Mapping[int, int]) -> int | None:
+    """The colour an area scoring ranks first (the one awarded `main`), neutral included;
+    None if every colour cancels out. The Valley's tie-break asks for exactly this
+    majority, so it comes from the same ranking as the points.
+
+    >>> majority({0: 3, -1: 3, 1: 2}), majority({0: 3, 1: 3}), majority({-1: 4, 1: 3})
+    (1, None, -1)
+    """
+    ranked = ranked_colours(totals)
+    return ranked[0][0] if ranked else None
+
+
 def area_points(totals: Mapping[int, int], main: int, minor: int) -> dict[int, int]:
     """Points per seat from one area scoring.
 

@@ -185,7 +185,9 @@ class TopiaryState(State):
         self.hands[seat].remove(tile)
         self.grid[self.gap] = tile
         self.face_up[self.gap] = True
-        event = Event("place", seat, {"tile": c.tile_id(tile), "cell": c.cell_id(self.gap)})
+        # The tile comes out of a hand the others cannot see: placing it shows it to them.
+        public = {"tile": c.tile_id(tile), "cell": c.cell_id(self.gap)}
+        event = Event("place", seat, public, reveals=True)
         return [event, *self._end_turn()]
 
     def _apply_keep(self, keep: list[int]) -> list[Event]:

@@ -213,6 +213,42 @@ def test_two_wachstumsueberlauf_quadruple():
     assert state.harvest.mana_earned == 3 * 4
 
 
+@pytest.mark.parametrize(
+    "order",
+    [
+        ("double", "standin_b3c@middle", "fertile_soil@bottom"),
+        ("double", "fertile_soil@bottom", "standin_b3c@middle"),
+        ("fertile_soil@bottom", "double", "standin_b3c@middle"),
+    ],
+)
+def test_wachstumsueberlauf_doubles_the_mana_token_whatever_the_order(order):
+    """Seed 003, glossary "Wachstumsüberlauf": the mana from card symbols, harvest abilities
+    "und ggf. durch das Manaplättchen" is doubled. 4 card mana and the active token make
+    (4 + 1) x 2 = 10: an 8-cost and a 2-cost advancement, bought before or after the doubling."""
+    state = fresh()
+    arrange(state, [["wachstumsueberlauf"], [CL], [FS], [FS]])  # 4 mana
+    state.me.mana_token = True
+    state.market[2][0] = "standin_b3c@middle"  # costs 8
+    to_harvest(state)
+    assert state.harvest.mana_earned == 4
+    for step in order:
+        state.apply(UseAbility(1, "top") if step == "double" else BuyAdvancement(step))
+    assert state.harvest.advancements_bought == 2 and state.mana_left() == 0
+    assert not state.me.mana_token
+
+
+def test_wachstumsueberlauf_doubles_a_token_spent_by_a_mana_token_vale():
+    """Seed 003, glossary "Wachstumsüberlauf" with Yucata's note on Bernsteinbaum: the active
+    token is spent (1 mana) before the vale turns it again; both are mana from the token."""
+    state = fresh()
+    arrange(state, [["wachstumsueberlauf"], [CL], [FS], [FS]])  # 4 mana
+    state.me.mana_token = True
+    _buy_vale(state, "bernsteinbaum")
+    assert state.harvest.mana_earned == 5 and state.me.mana_token
+    state.apply(UseAbility(1, "top"))
+    assert state.mana_left() == (4 + 1 + 1) * 2
+
+
 def test_baumkronen_erkunder_adds_cards_from_under_the_on_deck_card():
     state = fresh()
     arrange(state, [["baumkronen_erkunder"]], on_deck=[CL], deck=[[FS], ["standin_b2a"]])
@@ -271,7 +307,26 @@ def test_erdenwiege_counts_every_vale_including_itself():
     arrange(state, [[FS]])
     _own_vale(state, "standin_vb1a")
     _buy_vale(state, "erdenwiege")
-    assert state.me.vp == 2
+    state.apply(EndHarvest())
+    assert state.seats[0].vp == 2
+
+
+@pytest.mark.parametrize("first", ["erdenwiege", "standin_vb1a"])
+def test_erdenwiege_counts_the_vales_bought_with_it_in_either_order(first):
+    """Seed 003, glossary "Erdenwiege" (Unterstützungen Erweiterung 1): 1 VP per vale in front
+    of you, "inklusive der Erdenwiege und anderer Unterstützungen, die du zusammen mit der
+    Erdenwiege im selben Zug gekauft hast": counted when the Harvest ends."""
+    state = fresh()
+    arrange(state, [[FS]])
+    second = "standin_vb1a" if first == "erdenwiege" else "erdenwiege"
+    _buy_vale(state, first)
+    state.vale_market[0][1] = second
+    state._legal = None
+    state.apply(BuyVale(second))
+    pool = state.pool
+    events = state.apply(EndHarvest())
+    assert state.seats[0].vp == 2 and state.pool == pool - 2
+    assert [e.public["reason"] for e in events if e.kind == "vp"] == ["erdenwiege"]
 
 
 def test_hoehle_der_tierwelt_gives_two_mana_now():

@@ -10,9 +10,11 @@ from meadow.core.rng import Rng
 from meadow.games.mystic_vale.actions import (
     BuyAdvancement,
     BuyVale,
+    Choose,
     EndHarvest,
     Exchange,
     Pass,
+    Prevent,
     Push,
     Reveal,
     Sleeve,
@@ -255,3 +257,49 @@ def test_spoil_can_be_accepted_when_a_prevention_exists():
     assert state.phase == "spoiling"
     state.apply(Spoil())
     assert state.seats[0].spoiled or state.to_move == 1
+
+
+def _kept_card_spoils_prep(state) -> list:
+    """Brutplatz keeps c2 (2 decay); c3 (2 decay) waits on deck; c1's growth is discarded.
+
+    Planting shows 2 + 2 - 1 = 3 decay; once Cleanup discards c1, Prep starts with 4."""
+    arrange(
+        state,
+        [["standin_b1d"], [CL, "brutplatz", "standin_b1a"]],
+        on_deck=[CL, "standin_b1a"],
+    )
+    assert state.decay(state.me) == 3
+    to_harvest(state)
+    state.apply(EndHarvest())
+    assert state.phase == "nest"
+    return state.apply(Choose(2))
+
+
+def test_prep_spoils_when_four_decay_show_before_a_card_is_played():
+    """Seed 003, "4) Vorbereiten" and "Verfall und Wachstum - Das Feld verderben": the field
+    spoils at any moment of Prep when 4 or more decay show on the field and the on-deck card;
+    the druid then skips the Harvest of the next turn and goes straight to Cleanup."""
+    state = fresh()
+    events = _kept_card_spoils_prep(state)
+    druid = state.seats[0]
+    assert druid.field == [1] and druid.on_deck == 2 and state.decay(druid) == 4
+    assert any(e.kind == "spoil" and e.seat == 0 for e in events)
+    assert druid.spoiled and druid.mana_token and state.to_move == 1
+    to_harvest(state)  # the other druid's turn; then the spoiled druid's turn begins
+    events = state.apply(EndHarvest())
+    own = [e.kind for e in events if e.seat == 0]
+    assert own[:2] == ["turn", "cleanup"] and "harvest" not in own
+
+
+def test_a_spoil_in_prep_offers_the_preventions():
+    """Seed 003, glossary "Blühende Lichtung" (and Druide des Friedens, Ätherbaum): "Verdirbst
+    du im seltenen Fall dein Feld bereits beim Vorbereiten, darfst du die Blühende Lichtung
+    auch jetzt bereits abwerfen"."""
+    state = fresh()
+    state.me.vales.append(["bluehende_lichtung", 0])
+    _kept_card_spoils_prep(state)
+    assert state.phase == "spoiling" and state.to_move == 0
+    assert state.legal_actions() == [Prevent("bluehende_lichtung"), Spoil()]
+    state.apply(Prevent("bluehende_lichtung"))
+    druid = state.seats[0]
+    assert state.decay(druid) == 3 and not druid.spoiled and state.to_move == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from meadow.games.renature import board as board_module
 from meadow.games.renature import components as c
 from meadow.games.renature.actions import PlaceDomino, PlaceMushroom, SkipMushroom
 from meadow.games.renature.board import from_data
+from meadow.games.renature.rules import RenatureState
+from meadow.games.renature.scoring import NEUTRAL, majority, valley_area_points
 from tests.games.renature.helpers import OWL, WOODPECKER, cover, domino, give, plant, state_on
 
 MEADOW = from_data(
@@ -168,3 +171,104 @@ def test_real_values_drop_in_without_code(tmp_path, monkeypatch):
     assert {t.back for t in c.area_tokens()} != {9}
     assert games.get("renature").setup(2, seed=1) is not None
     assert WOODPECKER == 3
+
+
+# The largest area L (4 spaces) and a smaller one S (3), far apart.
+TIES = from_data(
+    {
+        "kind": "test",
+        "map": [".......", ".LLLL..", ".......", ".SSS...", "......."],
+        "start": ["a1"],
+    },
+    "ties",
+)
+# Two equally large largest areas X and Y (3 spaces each).
+TWINS = from_data(
+    {
+        "kind": "test",
+        "map": [".......", ".XXX...", ".......", ".YYY...", "......."],
+        "start": ["a1"],
+    },
+    "twins",
+)
+
+
+def _final_scores(state: RenatureState, clouds: tuple[int, ...]) -> tuple[int, ...]:
+    """End the game on the plants laid so far: nothing else scores but the areas and the
+    given clouds (+1 each)."""
+    for seat, kept in zip(state.seats, clouds, strict=True):
+        seat.hand, seat.reserve, seat.clouds = [], [], kept
+        seat.supply = dict.fromkeys(seat.supply, 0)
+        seat.points = dict.fromkeys(seat.points, 0)
+    state._final_scoring()
+    return state.result().scores
+
+
+def test_valley_tie_break_tied_colours_cancel_and_neutral_counts():
+    """Seed 000, Valley, "Spielende": "Bei Gleichstand gewinnt, wer im größten Gebiet die
+    Mehrheit hat" -- the majority as that section's area scoring decides it ("Gibt es mehrere
+    Farben mit dem gleichen Gesamtwert, werden diese Farben bei der Gebietswertung ignoriert").
+    Seat 0's 3 and neutral's 3 cancel in L, so seat 1's 2 holds the majority."""
+    state = state_on(TIES, valley=True)
+    plant(state, "b2", "pine", 0)
+    plant(state, "c2", "pine", NEUTRAL)
+    plant(state, "d2", "bush", 1)
+    plant(state, "b4", "turf", 0)
+    # L (4): seat 1 alone after the cancelling -> 4 + 2; S (3): seat 0 alone -> 3 + 1, + 2 clouds
+    assert _final_scores(state, (2, 0)) == (6, 6)
+    assert state.result().ranking == ((1,), (0,))
+
+
+def test_valley_tie_break_shared_when_another_seat_holds_the_majority():
+    """Seed 000, Valley, "Spielende": "Bei Gleichstand gewinnt, wer im größten Gebiet die
+    Mehrheit hat. Gibt es dann noch immer einen Gleichstand, gibt es mehrere Gewinner."
+    Seat 2 holds the majority in L, so neither tied seat has it: seats 0 and 1 share the win."""
+    state = state_on(TIES, players=3, valley=True)
+    plant(state, "b2", "oak", 2)
+    plant(state, "c2", "pine", 0)
+    plant(state, "d2", "bush", 1)
+    plant(state, "b4", "turf", 1)
+    # L (4): seat 2 first -> 4, seat 0 second -> 2, + 5 clouds; S (3): seat 1 alone -> 3 + 1,
+    # + 3 clouds
+    assert _final_scores(state, (5, 3, 0)) == (7, 7, 4)
+    assert state.result().ranking == ((0, 1), (2,))
+
+
+def test_valley_tie_break_counts_majorities_in_equally_large_largest_areas():
+    """Open point (docs/renature.md): with several largest areas, each is "das größte Gebiet"
+    of seed 000, Valley, "Spielende"; the tied seat holding the majority in more of them wins.
+    Adding their totals together would favour seat 0 (2 + 3 = 5 against 3), who holds the
+    majority in neither (neutral's 4 beats its 3 in Y)."""
+    state = state_on(TWINS, valley=True)
+    plant(state, "b2", "pine", 1)
+    plant(state, "c2", "bush", 0)
+    plant(state, "b4", "oak", NEUTRAL)
+    plant(state, "c4", "pine", 0)
+    # X (3): seat 1 first -> 3, seat 0 second -> 1; Y (3): neutral first, seat 0 second -> 1
+    assert _final_scores(state, (1, 0)) == (3, 3)
+    assert state.result().ranking == ((1,), (0,))
+
+
+def test_valley_tie_break_shared_when_each_holds_one_equally_large_largest_area():
+    """Open point (docs/renature.md), then seed 000, Valley, "Spielende": "Gibt es dann noch
+    immer einen Gleichstand, gibt es mehrere Gewinner." One majority each: still tied."""
+    state = state_on(TWINS, valley=True)
+    plant(state, "b2", "pine", 0)
+    plant(state, "c2", "turf", 1)
+    plant(state, "b4", "pine", 1)
+    plant(state, "c4", "turf", 0)
+    # X (3): seat 0 first -> 3, seat 1 second -> 1; Y (3) the other way round
+    assert _final_scores(state, (0, 0)) == (4, 4)
+    assert state.result().ranking == ((0, 1),)
+
+
+def test_the_majority_is_the_colour_the_valley_area_scoring_puts_first():
+    """The tie-break's majority and the final area scoring agree on every small position:
+    the holder gets at least a point per space, nobody else does."""
+    values = range(4)
+    for seat_0, seat_1, neutral in itertools.product(values, values, values):
+        totals = {0: seat_0, 1: seat_1, NEUTRAL: neutral}
+        points = valley_area_points(totals, 4)
+        first = {colour for colour, p in points.items() if p >= 4}
+        holder = majority(totals)
+        assert first == ({holder} - {None, NEUTRAL}), totals
