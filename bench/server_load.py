@@ -203,6 +203,13 @@ async def seat_loop(
 def start_servers(args: argparse.Namespace) -> tuple[list[subprocess.Popen], list[int]]:
     data = tempfile.mkdtemp(prefix="meadow-load-")
     env = dict(os.environ, MEADOW_DATA_DIR=data)
+    # Every player signs up, and every table is made, from this one address, all at once:
+    # the limits per address (and the hashing queue) are for people, not for this.
+    env.update(
+        MEADOW_SIGNUPS_PER_ADDRESS_PER_HOUR="100000",
+        MEADOW_TABLES_PER_ADDRESS_PER_HOUR="1000000",
+        MEADOW_PASSWORD_HASHING_QUEUE="100000",
+    )
     if args.database_url:
         env["MEADOW_DATABASE_URL"] = args.database_url
     if args.processes > 1:

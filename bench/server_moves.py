@@ -46,7 +46,7 @@ async def play(hub: Tables, tables: list[int], stop: float) -> int:
     moves = 0
     while tables and time.monotonic() < stop:
         live = hub.get(tables.pop())
-        seats = [Listener(0), Listener(1)]
+        seats = [Listener(user) for user, _bot in live.seats]
         for listener in seats:
             hub.subscribe(live, listener)
         while live.state is not None and not live.state.is_over and time.monotonic() < stop:

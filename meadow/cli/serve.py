@@ -32,5 +32,7 @@ def serve(
         port=config.port,
         log_level="info",
         ws_per_message_deflate=config.ws_compression,
+        # A frame larger than any request body is closed (1009) before it is read whole.
+        ws_max_size=config.max_body_bytes,
         access_log=config.access_log,
     )

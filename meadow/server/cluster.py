@@ -15,7 +15,6 @@ works as it always has.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
@@ -24,12 +23,12 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
-# What a process hears: a table's number, and the line it logged if it was a move (so that a
-# process one line behind applies it without reading the database); None: "anything may
-# have changed", after a reconnection.
-News = Callable[[int | None, dict[str, Any] | None], None]
+# What a process hears: a table's number and what changed there (LINE: lines of its log;
+# TABLE: anything else, seats or status), a hint to read that from the database; (None,
+# TABLE): anything may have changed, after a reconnection.
+News = Callable[[int | None, str], None]
+LINE, TABLE = "line", "table"
 
 log = logging.getLogger("meadow.server")
 
@@ -56,7 +55,7 @@ class Alone:
     def start(self, on_news: News) -> None:
         pass
 
-    def publish(self, table_id: int, line: dict[str, Any] | None = None) -> None:
+    def publish(self, table_id: int, kind: str = TABLE) -> None:
         pass
 
     def hosts(self, table_id: int) -> bool:
@@ -78,7 +77,7 @@ class RedisCluster:
         """`name`: the site; several sites may share one Redis under different names."""
         import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
 
-        self.news = f"{name}:news"  # the channel: each message is a table's number
+        self.news = f"{name}:news"  # the channel: a table's number and the sender's name
         self.lease = f"{name}:host:{{}}"  # a table's host: the key holds a process's name
 
         self.redis = redis.Redis.from_url(url, socket_timeout=5, health_check_interval=10)
@@ -110,14 +109,15 @@ class RedisCluster:
             try:
                 pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.news)
-                on_news(None, None)
+                on_news(None, TABLE)
                 wait = 0.1
                 for message in pubsub.listen():
                     if self.closed:
                         return
                     if message["type"] == "message":
-                        news = json.loads(message["data"])
-                        on_news(int(news["table"]), news.get("line"))
+                        table_id, kind, sender = _news_of(message["data"])
+                        if table_id is not None and sender != self.me:
+                            on_news(table_id, kind)
             except redis.RedisError as exc:
                 log.warning("cluster news interrupted (%s); resubscribing", exc)
                 time.sleep(wait)
@@ -126,12 +126,16 @@ class RedisCluster:
                 log.exception("cluster news failed; resubscribing")
                 time.sleep(wait)
 
-    def publish(self, table_id: int, line: dict[str, Any] | None = None) -> None:
-        self.publishing.submit(self._publish, table_id, line)
+    def publish(self, table_id: int, kind: str = TABLE) -> None:
+        """Tell the other processes that `table_id` changed: a LINE of its log, or
+        (TABLE) its seats or status."""
+        self.publishing.submit(self._publish, table_id, kind)
 
-    def _publish(self, table_id: int, line: dict[str, Any] | None) -> None:
+    def _publish(self, table_id: int, kind: str) -> None:
         try:
-            self.redis.publish(self.news, json.dumps({"table": table_id, "line": line}))
+            # The sender's name spares it reading its own news back (a hint like the rest:
+            # a forged name only delays a process until the next news or resync).
+            self.redis.publish(self.news, f"{table_id} {kind} {self.me}")
         except Exception:
             # The move is committed; listeners elsewhere catch up at their next news or
             # resync. A refused publish must not turn an acknowledged move into an error.
@@ -166,3 +170,17 @@ class RedisCluster:
         except Exception:
             log.warning("could not hand back the leases; they run out by themselves")
         self.hosted.clear()
+
+
+def _news_of(data: bytes | str) -> tuple[int | None, str, str]:
+    """The table a message of the news channel names, what changed there, and who sent it;
+    None for a message that names no table (logged). The channel is only as trusted as
+    everyone who can reach the Redis server: an unknown kind is read as TABLE, the kind
+    that reads the most."""
+    text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
+    number, _, rest = text.partition(" ")
+    kind, _, sender = rest.partition(" ")
+    if not (number.isdigit() and len(number) <= 10):
+        log.warning("cluster news: ignored a message that names no table (%.40r)", text)
+        return None, TABLE, ""
+    return int(number), LINE if kind == LINE else TABLE, sender

@@ -8,8 +8,9 @@ from fastapi import Depends, Request
 from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 
-from meadow.server.auth import COOKIE, CSRF_HEADER, expired
+from meadow.server.auth import COOKIE, CSRF_HEADER, expired, token_hash
 from meadow.server.errors import ApiError
+from meadow.server.limits import Limits
 from meadow.server.settings import Settings
 from meadow.server.tables import Tables
 from meadow.store import Database, Session, User
@@ -47,7 +48,7 @@ def session_of(request: HTTPConnection, s: DbSession) -> Session | None:
     token = request.cookies.get(COOKIE)
     if not token:
         return None
-    found = s.get(Session, token)
+    found = s.get(Session, token_hash(token))
     if found is None or expired(found):
         return None
     return found
@@ -74,3 +75,7 @@ def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
     # waiting for another would starve the pool under load.
     s.commit()
     return user
+
+
+async def site_limits(request: HTTPConnection) -> Limits:
+    return request.app.state.limits

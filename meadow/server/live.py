@@ -17,10 +17,13 @@ from meadow.server.clocks import Clock
 
 @dataclass
 class Listener:
-    """A WebSocket waiting for news of a table, as one seat or a spectator (None). Made on
-    the socket's event loop; news may come from any thread."""
+    """A WebSocket waiting for news of a table for the person who opened it (None: a visitor
+    not signed in). Which seat its news is built for is asked of the table each time
+    (`LiveTable.seat_of`): a person who leaves a seat hears as a spectator from then on, and
+    a seat taken by someone else is never heard through an older socket. Made on the
+    socket's event loop; news may come from any thread."""
 
-    seat: int | None
+    user_id: int | None
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
     thread: int = field(default_factory=threading.get_ident)
@@ -92,6 +95,13 @@ class LiveTable:
     def record(self) -> GameRecord:
         actions = [entry.action for entry in self.standing]
         return GameRecord(self.game.id, self.players, self.options, self.seed, actions)
+
+    def state_before_last(self) -> State:
+        """The state before the last standing move: the set-up through the others."""
+        state = self.record().initial_state()
+        for entry in self.standing[:-1]:
+            state.apply(state.parse_action(entry.action))
+        return state
 
     def rebuild(self) -> None:
         """The state from the set-up through the standing moves (after an undo)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,13 +16,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
-from meadow.server.auth import RateLimit
+from meadow.server import limits, upkeep
+from meadow.server.botrules import BotRules
 from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.mail import Mailer
+from meadow.server.protect import SameSite, SecurityHeaders
 from meadow.server.routers import accounts, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
@@ -43,17 +47,23 @@ def create_app(config: Settings | None = None) -> FastAPI:
         app.state.db = db
         mailer = Mailer(config)
         cluster: Alone | RedisCluster = Alone()
+        # The site's name in Redis: its news channel, leases and shared limits.
+        app.state.site = config.cluster_name or f"meadow-{db.site_id()}"
+        app.state.site_secret = db.site_fact("secret")
         if config.redis_url:
-            cluster = RedisCluster(config.redis_url, config.lease_ms, config.cluster_name)
-        app.state.tables = Tables(db, config.bot_workers, mailer, cluster)
+            cluster = RedisCluster(config.redis_url, config.lease_ms, app.state.site)
+        bot_rules = BotRules(config.bot_max_iterations, config.bot_max_seconds)
+        app.state.tables = Tables(db, config.bot_workers, mailer, cluster, bot_rules)
         app.state.tables.restore()
         cluster.start(app.state.tables.follow)
         watch = asyncio.create_task(_watch_clocks(app.state.tables))
+        tidy = asyncio.create_task(_tidy(db, config))
         thresholds = _spare_the_collector()
         yield
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         watch.cancel()
+        tidy.cancel()
         cluster.close()
         app.state.tables.close()
         mailer.close()
@@ -66,14 +76,75 @@ def create_app(config: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = config
-    app.state.login_limit = RateLimit(config.login_attempts_per_minute)
+    _quiet_client_faults()
+    app.state.limits = limits.for_app(app, config)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    _answer_unrouted(app)
     # Last, so every /api route is matched before the pages.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(SameSite)
+    app.add_middleware(SecurityHeaders, https_only=config.secure_cookies)  # the outermost
     _handle_errors(app)
     return app
+
+
+class _ClientFault(logging.Filter):
+    """A client's broken frame is the client's fault, not the server's: one warning line,
+    no traceback. (The WebSocket layer logs a text frame of invalid UTF-8 as an exception,
+    though it answers it correctly, closing the socket with 1007.)"""
+
+    FAULTS = ("Invalid UTF-8 sequence received from client.",)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() in self.FAULTS:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.exc_info = record.exc_text = None
+        return True
+
+
+def _quiet_client_faults() -> None:
+    server_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientFault) for f in server_log.filters):
+        server_log.addFilter(_ClientFault())
+
+
+METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
+
+
+def _answer_unrouted(app: FastAPI) -> None:
+    """An /api path no route takes, or a method its route does not: 404, or 405 with the
+    methods the API description gives that path in `Allow` (not the pages' GET)."""
+
+    @app.api_route("/api/{rest:path}", methods=METHODS, include_in_schema=False)
+    async def unrouted(request: Request, rest: str) -> JSONResponse:
+        path = request.url.path
+        allowed = sorted(
+            method.upper()
+            for template, methods in _described_paths(app)
+            if template.fullmatch(path)
+            for method in methods
+        )
+        if not allowed:
+            return JSONResponse({"error": f"no API at {path}"}, status_code=404)
+        return JSONResponse(
+            {"error": f"{request.method} is not for {path}: {', '.join(allowed)} are"},
+            status_code=405,
+            headers={"Allow": ", ".join(allowed)},
+        )
+
+
+def _described_paths(app: FastAPI) -> list[tuple[re.Pattern[str], list[str]]]:
+    """Each path of the OpenAPI description as a pattern, with its methods."""
+    found: list[tuple[re.Pattern[str], list[str]]] | None = getattr(app.state, "paths", None)
+    if found is None:
+        found = [
+            (re.compile(re.sub(r"\\{[^/]+?\\}", "[^/]+", re.escape(path))), list(methods))
+            for path, methods in app.openapi()["paths"].items()
+        ]
+        app.state.paths = found
+    return found
 
 
 def _spare_the_collector() -> tuple[int, int, int]:
@@ -105,11 +176,31 @@ async def _watch_clocks(tables: Tables) -> None:
             log.exception("clock check failed")
 
 
+async def _tidy(db: Database, config: Settings) -> None:
+    """Every ten minutes: expired sessions, idle guests and long-untouched open tables go
+    (`upkeep.purge`). Each process does it; what one deleted, the others find gone."""
+    while True:
+        try:
+            gone = await asyncio.to_thread(upkeep.purge, db, config)
+            if any(gone.values()):
+                log.info("upkeep: %s", ", ".join(f"{n} {what}" for what, n in gone.items()))
+        except Exception:
+            log.exception("upkeep failed")
+        await asyncio.sleep(600)
+
+
 def _handle_errors(app: FastAPI) -> None:
     """Every refusal is one readable message with a 4xx status; a 500 means a bug."""
 
     def reply(status: int, message: str, **extra: Any) -> JSONResponse:
         return JSONResponse({"error": message, **extra}, status_code=status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Starlette's own refusals (a body that is not JSON, say) in Meadow's form.
+        answer = reply(exc.status_code, str(exc.detail))
+        answer.headers.update(exc.headers or {})
+        return answer
 
     @app.exception_handler(ApiError)
     async def api_error(_: Request, exc: ApiError) -> JSONResponse:

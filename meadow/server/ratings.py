@@ -73,6 +73,7 @@ def rate(
     keys = [_key(user_id, bot) for user_id, bot in seats]
     if len(keys) < 2:
         return  # a solo game has nobody to be compared with
+    _take_turns(connection)
     people = [value for kind, value in keys if kind == "user"]
     bots = [value for kind, value in keys if kind == "bot"]
     found = connection.execute(_FIND, {"p_game": game_id, "p_people": people, "p_bots": bots}).all()
@@ -101,6 +102,21 @@ def rate(
                     "p_rating": round(START + delta, 1),
                 },
             )
+
+
+# The advisory lock key of rating changes ("RATE"), apart from the migrations' key.
+RATINGS_LOCK = 0x52415445
+
+
+def _take_turns(connection: Connection) -> None:
+    """Rating changes of games ending at once, through several processes, one after another:
+    each reads the ratings the other committed. A row lock would not do for a row not yet
+    there (two games inserting one level's first rating), and several row locks taken in
+    different orders deadlock. One lock, held to the end of the transaction, and taken
+    after the batch's table rows are locked, has neither problem. On SQLite the writer
+    holds the whole database already."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({RATINGS_LOCK})")
 
 
 def _key(user_id: int | None, bot: str | None) -> tuple[str, int | str]:

@@ -21,7 +21,53 @@ class Settings(BaseSettings):
     secure_cookies: bool = Field(False, description="Send cookies over HTTPS only.")
     session_days: int = 30
     guests: bool = Field(True, description="Allow play without an account.")
-    login_attempts_per_minute: int = 10
+    login_failures_per_name_and_address: int = Field(
+        10,
+        ge=1,
+        description="Failed log-ins for one name from one address, in login_failure_minutes; "
+        "then 429 for that name from that address (other addresses log in as before).",
+    )
+    login_failures_per_name: int = Field(
+        100,
+        ge=1,
+        description="Failed log-ins for one name from all addresses, in login_failure_minutes; "
+        "then 429 for that name, except from browsers that logged in to it before.",
+    )
+    login_failures_per_address: int = Field(
+        50,
+        ge=1,
+        description="Failed log-ins from one address whatever the names (one password tried "
+        "on many names), in login_failure_minutes; then 429 for that address.",
+    )
+    login_failure_minutes: int = Field(
+        5, ge=1, description="The window the failed log-ins are counted in."
+    )
+    password_hashing_concurrency: int = Field(
+        2, ge=1, description="Passwords hashed or checked at once (each takes a core)."
+    )
+    password_hashing_queue: int = Field(
+        32,
+        ge=0,
+        description="Sign-ups and log-ins waiting for a hashing slot; more get 503 at once.",
+    )
+    signups_per_address_per_hour: int = Field(
+        10, ge=1, description="New accounts from one address in an hour; then 429."
+    )
+    guests_per_address_per_hour: int = Field(
+        10, ge=1, description="Guest accounts from one address in an hour; then 429."
+    )
+    tables_per_address_per_hour: int = Field(
+        30, ge=1, description="New tables from one address in an hour; then 429."
+    )
+    open_tables_per_host: int = Field(
+        3, ge=1, description="Open (not yet started) tables one person may host; then 409."
+    )
+    guest_days: int = Field(
+        7, ge=1, description="A guest account without a seat is deleted after so many idle days."
+    )
+    open_table_hours: int = Field(
+        24, ge=1, description="An open table untouched for so many hours is abandoned."
+    )
     max_body_bytes: int = 64 * 1024
     smtp_host: str | None = Field(None, description="SMTP server for notices; none: no e-mail.")
     smtp_port: int = 25
@@ -30,6 +76,16 @@ class Settings(BaseSettings):
     smtp_from: str = "meadow@localhost"
     public_url: str = Field("http://127.0.0.1:8000", description="The address in e-mails.")
     bot_workers: int = Field(2, description="Processes that think for the bots.")
+    bot_max_iterations: int = Field(
+        2000, ge=1, description="The largest MCTS budget in iterations a table may seat."
+    )
+    bot_max_seconds: float = Field(
+        3.0,
+        gt=0,
+        le=600,
+        description="The largest MCTS budget in seconds a table may seat; no bot's think "
+        "lasts longer, whatever it was given.",
+    )
     ws_compression: bool = Field(
         False,
         description="Compress WebSocket messages: less traffic, more server CPU per move "
@@ -43,8 +99,10 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(
         None, description="Redis for several server processes on one database; none: one."
     )
-    cluster_name: str = Field(
-        "meadow", description="Names this site's keys in Redis (several sites, one Redis)."
+    cluster_name: str | None = Field(
+        None,
+        description="Names this site's keys in Redis (several sites, one Redis); default: "
+        "'meadow-' and an id made once per database, so that two sites never share one.",
     )
     lease_ms: int = Field(
         5000, description="How long a table's host may be silent before another adopts it."

@@ -23,18 +23,20 @@ from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, NoReturn
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
-from meadow.bots import make_bot
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
 from meadow.core.record import GameRecord
-from meadow.core.rng import new_seed
+from meadow.core.rng import Rng, new_seed
+from meadow.core.undo import why_not_undoable
 from meadow.server import outbound
+from meadow.server.botrules import BotRules
 from meadow.server.clocks import Clock
-from meadow.server.cluster import Alone, RedisCluster
+from meadow.server.cluster import LINE, TABLE, Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable, encode
 from meadow.server.mail import Mailer
@@ -54,9 +56,17 @@ class Proposal:
     live: LiveTable
     entry: Entry
     after: State
-    news: dict[str, Any]  # the line as other processes hear of it
     now: datetime
     mover: Listener | None = None  # the socket it came on: its news carries the ack
+
+
+# A table's log lines after a number, each with its seat's clock (`Tables._read_lines`).
+_NEW_LINES = (
+    select(Move.number, Move.seat, Move.action, Move.note, Move.created_at, Seat.used_ms)
+    .join(Seat, (Seat.table_id == Move.table_id) & (Seat.number == Move.seat))
+    .where(Move.table_id == bindparam("p_table"), Move.number > bindparam("p_after"))
+    .order_by(Move.number)
+)
 
 
 class Tables:
@@ -68,8 +78,10 @@ class Tables:
         bot_workers: int = 2,
         mailer: Mailer | None = None,
         cluster: Alone | RedisCluster | None = None,
+        bot_rules: BotRules | None = None,
     ) -> None:
         self.db = db
+        self.bot_rules = bot_rules or BotRules()
         self.mailer = mailer
         self.cluster = cluster or Alone()
         self.live: dict[int, LiveTable] = {}
@@ -79,11 +91,13 @@ class Tables:
         self.writer = GroupWriter(db.write_engine, write_lines)
         self.thinkers = thinkers(bot_workers)
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
+        self.hearing = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hear")
         self.closed = False
 
     def close(self) -> None:
         self.closed = True
         self.bots.shutdown(wait=False, cancel_futures=True)
+        self.hearing.shutdown(wait=False, cancel_futures=True)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
         self.writer.close()
 
@@ -152,33 +166,51 @@ class Tables:
 
     # -- several processes ------------------------------------------------------------
 
-    def follow(self, table_id: int | None, line: dict[str, Any] | None = None) -> None:
-        """News from another process: catch up on the table it names, or on every table
-        held here (None: after a reconnection to the news, when some may have been lost).
-        A move's line comes with the news: one line behind, it is applied as heard."""
+    def follow(self, table_id: int | None, kind: str = TABLE) -> None:
+        """News from another process (on its listening thread): `kind` of table `table_id`
+        changed (LINE: new lines of its log; TABLE: anything else), or anything of every
+        table held here (None: after a reconnection to the news, when some may have been
+        lost). News is only a hint to read the log: whoever can publish on the channel can
+        make this process read, never make it believe a move. The reading is done by a few
+        threads, so that one table's round trips to the database do not hold up news of
+        the others; two readers of one table take turns on its lock, and the later one
+        reads what the earlier did not."""
         with self.guard:
-            held = list(self.live.values())
+            held = [live for live in self.live.values() if table_id in (None, live.id)]
         for live in held:
-            if table_id not in (None, live.id):
-                continue
-            if line is None or not self._follow_line(live, line):
-                self._catch_up(live)
+            self.hearing.submit(self._hear, live, kind)
 
-    def _follow_line(self, live: LiveTable, line: dict[str, Any]) -> bool:
-        """Apply a move heard from another process if it is the next line; False when the
-        table is further behind (or not at play), and must read the log instead."""
+    def _hear(self, live: LiveTable, kind: str) -> None:
+        try:
+            if self._read_lines(live):
+                return
+            # A line's news with nothing new to read: another reader was quicker. Unless
+            # the table is not at play here yet (its start's news still on its way).
+            if kind != LINE or live.status != "running":
+                self._catch_up(live)
+        except Exception:
+            log.exception("table %s: could not read news from the log", live.id)
+
+    def _read_lines(self, live: LiveTable) -> bool:
+        """The quick way to hear of moves made elsewhere: only the log's new lines, each
+        with its seat's clock (one query, no ORM: a process hears every move of its tables
+        made elsewhere). False when there are none, or the table is not at play here: then
+        something else changed (a seat, the status), and `_catch_up` reads it all."""
         with live.lock:
-            if line["number"] <= live.moves_made:
-                return True  # known already (our own news comes back to us too)
-            if line["number"] != live.moves_made + 1 or live.status != "running":
+            if live.status != "running":
                 return False
-            seat = line["seat"]
-            entry = self._replay_line(live, line["number"], seat, line["action"], line["note"])
-            live.clock.turn_since = datetime.fromisoformat(line["at"])
-            live.clock.used_ms[seat] = line["used"]
+            with self.db.engine.connect() as connection:
+                after = {"p_table": live.id, "p_after": live.moves_made}
+                rows = connection.execute(_NEW_LINES, after).all()
+            if not rows:
+                return False
+            for row in rows:
+                entry = self._replay_line(live, row.number, row.seat, row.action, row.note)
+                live.clock.used_ms[row.seat] = row.used_ms
+                self._tell(live, entry)
+            live.clock.turn_since = _aware(rows[-1].created_at)  # a line's time starts a turn
             if live.state is not None and live.state.is_over:
                 live.status = "finished"
-            self._tell(live, entry)
         self._schedule_bot(live)
         return True
 
@@ -247,10 +279,15 @@ class Tables:
         seats: list[str | None],
         mode: str,
         clock: dict[str, Any] | None = None,
+        most_open: int | None = None,
+        private: bool = False,
     ) -> int:
         """A new open table; `seats` holds a bot name per seat, None for a person. The host
         takes the first seat for a person. `clock`: move_seconds or game_seconds,
-        grace_seconds, and the takeover bot."""
+        grace_seconds, and the takeover bot. `most_open`: how many open tables one person
+        may host (409 past it), counted under a lock on the host's row so that creates at
+        once, through any process, never pass it together. `private`: listed nowhere, reached
+        only through its invitation."""
         clock = clock or {}
         game = games.get(game_id)
         if players not in game.player_counts:
@@ -260,14 +297,13 @@ class Tables:
         checked = game.options(players, options).model_dump(mode="json")
         if len(seats) != players:
             raise ApiError(400, f"{players} players need {players} seats, not {len(seats)}")
-        for bot in seats:
-            if bot is not None:
-                make_bot(bot)  # refuses an unknown bot with its reason
+        seats = [None if bot is None else self.bot_rules.check(bot) for bot in seats]
         if mode not in ("live", "async"):
             raise ApiError(400, f"mode {mode!r}: a table is 'live' or 'async'")
-        takeover = clock.get("takeover_bot") or "easy"
-        make_bot(takeover)
+        takeover = self.bot_rules.check(clock.get("takeover_bot") or "easy")
         with self.db.write() as s:
+            if most_open is not None:
+                _check_open_tables(s, host.id, most_open)
             table = Table(
                 game=game.id,
                 options=checked,
@@ -280,6 +316,7 @@ class Tables:
                 game_seconds=clock.get("game_seconds"),
                 grace_seconds=clock.get("grace_seconds", 30),
                 takeover_bot=takeover,
+                private=private,
             )
             host_seated = False
             for number, bot in enumerate(seats):
@@ -299,66 +336,112 @@ class Tables:
         live = self.get(table_id)
         with live.lock:
             with self.db.write() as s:
-                table = s.get(Table, table_id)
-                assert table is not None
+                table = _locked(s, table_id)
+                _refuse_unless_open(table)
                 _seats_as_stored(live, table)
-                if table.status != "open":
-                    raise ApiError(409, "the game has already started")
                 if live.seat_of(user.id) is not None:
                     raise ApiError(409, "you already have a seat at this table")
                 free = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
                 if not free:
                     raise ApiError(409, "every seat is taken")
                 number = free[0]
-                # Only if still free: a join through another process may have come first.
-                seated = s.execute(
+                s.execute(
                     update(Seat)
-                    .where(
-                        Seat.table_id == table_id,
-                        Seat.number == number,
-                        Seat.user_id.is_(None),
-                        Seat.bot.is_(None),
-                    )
+                    .where(Seat.table_id == table_id, Seat.number == number)
                     .values(user_id=user.id)
-                ).rowcount
-                if seated != 1:
-                    raise ApiError(409, f"seat {number} was taken meanwhile: join again")
+                )
+                table.updated_at = datetime.now(UTC)
                 s.commit()
             live.seats[number] = (user.id, None)
         self._table_changed(live)
         return number
 
     def leave(self, table_id: int, user: User) -> None:
+        """Give up one's seat: at an open table it is free again (the host leaving closes
+        the table: its status becomes "abandoned"); in a running game a bot takes it after
+        the grace period."""
         live = self.get(table_id)
         with live.lock:
-            number = live.seat_of(user.id)
-            if number is None:
-                raise ApiError(409, "you have no seat at this table")
-            if live.status == "running":
-                self._leave_running(live, number)
-                return
-            if live.status != "open":
-                raise ApiError(409, f"the game is {live.status}")
             with self.db.write() as s:
-                seat = s.scalars(
-                    select(Seat).where(Seat.table_id == table_id, Seat.number == number)
-                ).one()
-                seat.user_id = None
+                table = _locked(s, table_id)
+                number = next((t.number for t in table.seats if t.user_id == user.id), None)
+                if number is None:
+                    raise ApiError(409, "you have no seat at this table")
+                status = table.status
+                if status not in ("open", "running"):
+                    raise ApiError(409, f"the game is {status}")
+                now = datetime.now(UTC)
+                change = {"user_id": None} if status == "open" else {"left_at": now}
+                s.execute(
+                    update(Seat)
+                    .where(Seat.table_id == table_id, Seat.number == number)
+                    .values(**change)
+                )
+                table.updated_at = now
+                if status == "open" and table.host_id == user.id:
+                    table.status = "abandoned"
                 s.commit()
+            if status == "running":
+                if live.status != "running":  # started through another process
+                    self._catch_up(live)
+                live.clock.left_at[number] = now
+                self.cluster.publish(live.id)
+                return
             live.seats[number] = (None, None)
+            live.status = table.status
         self._table_changed(live)
+
+    def reclaim(self, table_id: int, user: User) -> int:
+        """A person whose seat a bot took (time out, or leaving) takes it back: the bot stops
+        at once, the person plays from the next decision, and the log says so with that
+        decision. A turn clock starts afresh for them; a game clock that ran out cannot be
+        given back (409)."""
+        live = self.get(table_id)
+        with live.lock:
+            with self.db.write() as s:
+                table = _locked(s, table_id)
+                if table.status != "running":
+                    raise ApiError(409, f"the game is {table.status}: no seat to take back")
+                number = next((t.number for t in table.seats if t.user_id == user.id), None)
+                if number is None:
+                    raise ApiError(409, "you have no seat at this table")
+                if table.seats[number].bot is None:
+                    raise ApiError(409, "you play your seat already")
+                if live.clock.game_seconds is not None and (
+                    live.clock.used_ms[number] >= live.clock.game_seconds * 1000
+                ):
+                    raise ApiError(409, "your time for the game is used up: the bot plays on")
+                now = datetime.now(UTC)
+                s.execute(
+                    update(Seat)
+                    .where(Seat.table_id == table_id, Seat.number == number)
+                    .values(bot=None, left_at=None)
+                )
+                if live.state is not None and live.state.to_move == number:
+                    table.turn_since = now  # a fresh turn clock, or the bot would be back
+                    live.clock.turn_since = now
+                s.commit()
+            live.seats[number] = (user.id, None)
+            live.clock.left_at[number] = None
+            note = f"{user.name} took seat {number} back from the bot"
+            log.info("table %s: %s", live.id, note)
+            # If the bot made no move meanwhile, its taking the seat is still to be logged.
+            unsaid = live.takeover_notes.get(number)
+            live.takeover_notes[number] = f"{unsaid}; {note}" if unsaid else note
+            for listener in live.listeners:
+                listener.send(outbound.message("seat", seat=number, bot=None, reason="reclaimed"))
+        self.cluster.publish(live.id)
+        return number
 
     def start(self, table_id: int, user: User) -> None:
         live = self.get(table_id)
         with live.lock:
             with self.db.write() as s:
-                table = s.get(Table, table_id)
-                assert table is not None
+                table = _locked(s, table_id)
                 if table.host_id != user.id:
                     raise ApiError(403, "only the host can start the game")
+                _refuse_unless_open(table)
                 _seats_as_stored(live, table)
-                if table.status != "open":
-                    raise ApiError(409, "the game has already started")
                 empty = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
                 if empty:
                     raise ApiError(409, f"seats {empty} are still empty")
@@ -468,10 +551,12 @@ class Tables:
             action = state.parse_action(text)
             after = state.clone()
             events = after.apply(action)
+            # A seat's first decision after a bot took it, or its person took it back.
+            note = note or live.takeover_notes.get(seat)
             entry = Entry(expected, seat, str(action), events, note)
-            news, now = self._write(live, entry, done, after if after.is_over else None)
+            now = self._write(live, entry, done, after if after.is_over else None)
             live.pending = expected
-            return Proposal(live, entry, after, news, now, mover)
+            return Proposal(live, entry, after, now, mover)
 
     def _check_turn(self, live: LiveTable, seat: int, expected: int, what: str) -> None:
         """May `seat` log line `expected` now? (Under the table's lock.)"""
@@ -514,9 +599,11 @@ class Tables:
                 if proposal.after.is_over:
                     live.status = "finished"
                 live.state = proposal.after
+                if entry.note is not None and live.takeover_notes.get(entry.seat) == entry.note:
+                    del live.takeover_notes[entry.seat]  # said once, with this line
                 self._remember(live, entry)
                 acked = self._tell(live, entry, proposal.mover)
-        self.cluster.publish(live.id, proposal.news)
+        self.cluster.publish(live.id, LINE)
         self._schedule_bot(live)
         self._notify(live)
         return acked
@@ -566,13 +653,12 @@ class Tables:
             last = live.standing[-1] if live.standing else None
             if last is None or last.seat != seat:
                 raise ApiError(403, "nothing of yours to undo this turn")
-            if any(event.reveals for event in last.events):
-                raise ApiError(
-                    403, f"move {last.number} revealed something or used chance: it stands"
-                )
+            why_not = _why_not_undoable(live, last)
+            if why_not is not None:
+                raise ApiError(403, f"move {last.number} stands: {why_not}")
             entry = Entry(expected, seat, UNDO, [], f"undo of move {last.number}", last.number)
             committed = Waiter()
-            _news, now = self._write(live, entry, committed)
+            now = self._write(live, entry, committed)
             live.pending = expected
         try:
             committed.wait()
@@ -588,7 +674,7 @@ class Tables:
                 self._tell(live, entry)
             assert live.state is not None
             answer = outbound.undo_message(live.state, seat, expected, seat, last.number)
-        self.cluster.publish(live.id)
+        self.cluster.publish(live.id, LINE)
         return answer
 
     def _tell(self, live: LiveTable, entry: Entry, mover: Listener | None = None) -> bool:
@@ -601,7 +687,7 @@ class Tables:
         built: dict[int | None, str] = {}
         acked = False
         for listener in live.listeners:
-            seat = listener.seat
+            seat = live.seat_of(listener.user_id)
             if seat not in news:
                 news[seat] = self._news(live.state, seat, entry)
             if listener is mover:
@@ -624,10 +710,10 @@ class Tables:
 
     def _write(
         self, live: LiveTable, entry: Entry, done: Done, final: State | None = None
-    ) -> tuple[dict[str, Any], datetime]:
+    ) -> datetime:
         """Start committing a line; it is acknowledged only once `done` hears it committed.
         `final`: the state the line ends the game in (the ratings change in the same
-        transaction). Returns the line as other processes hear of it, and its time."""
+        transaction). Returns the line's time."""
         now = datetime.now(UTC)
         used = live.clock.used_ms[entry.seat] + _ms(now - live.clock.turn_since)
         ratings = None
@@ -646,15 +732,7 @@ class Tables:
             done=done,
             also=ratings,
         )
-        news = {
-            "number": entry.number,
-            "seat": entry.seat,
-            "action": entry.action,
-            "note": entry.note,
-            "at": now.isoformat(),
-            "used": used,
-        }
-        return news, now
+        return now
 
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)
@@ -677,7 +755,7 @@ class Tables:
         under the lock, so that no line is missed or told before the sync."""
         with live.lock:
             live.listeners.append(listener)
-            listener.send(self.sync(live, listener.seat, since))
+            listener.send(self.sync(live, live.seat_of(listener.user_id), since))
 
     def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
         with live.lock:
@@ -692,25 +770,14 @@ class Tables:
     def _announce_table(self, live: LiveTable) -> None:
         with live.lock:
             for listener in live.listeners:
-                listener.send(self.sync(live, listener.seat, since=live.moves_made))
+                seat = live.seat_of(listener.user_id)
+                listener.send(self.sync(live, seat, since=live.moves_made))
 
     # -- clocks and leaving -------------------------------------------------------------
 
-    def _leave_running(self, live: LiveTable, number: int) -> None:
-        """A person leaving a running game: a bot takes the seat after the grace period."""
-        now = datetime.now(UTC)
-        with self.db.write() as s:
-            s.execute(
-                update(Seat)
-                .where(Seat.table_id == live.id, Seat.number == number)
-                .values(left_at=now)
-            )
-            s.commit()
-        live.clock.left_at[number] = now
-        self.cluster.publish(live.id)
-
     def check_clocks(self, now: datetime | None = None) -> None:
-        """Hand overdue seats of every running table to the takeover bot."""
+        """Hand overdue seats of every running table, and seats nobody holds, to the
+        takeover bot."""
         now = now or datetime.now(UTC)
         with self.guard:
             running = [
@@ -726,6 +793,8 @@ class Tables:
                 for seat, reason in late.items():
                     if seat in people:
                         self._take_over(live, seat, reason)
+                for seat in _unplayable(live):  # a bot plays a seat nobody holds, at once
+                    self._take_over(live, seat, "never came")
             self._schedule_bot(live)
 
     def _take_over(self, live: LiveTable, seat: int, reason: str) -> None:
@@ -767,14 +836,60 @@ class Tables:
                 return
             state = live.state.to_json()
         try:
-            action = self.thinkers.submit(think, live.game.id, state, seat, bot_name).result()
-            note = live.takeover_notes.get(seat)
-            self.submit(live.id, seat, expected, action, note)
-            live.takeover_notes.pop(seat, None)
+            limit = self.bot_rules.max_seconds
+            thought = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
+            self.submit(live.id, seat, expected, thought.result())
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
+
+
+def _why_not_undoable(live: LiveTable, last: Entry) -> str | None:
+    """The one rule of `meadow.core.undo`, for the table's last standing move; a game's flag
+    saves the work when it is set."""
+    if any(event.reveals for event in last.events):
+        return "it revealed something or used chance"
+    before = live.state_before_last()
+    # The worlds are drawn from public facts only, so that asking again answers the same.
+    worlds = Rng((live.id << 32) | (last.number & 0xFFFFFFFF))
+    return why_not_undoable(before, before.parse_action(last.action), worlds)
+
+
+def _unplayable(live: LiveTable) -> list[int]:
+    """Seats of a running game with neither a person nor a bot: the start refuses them, but
+    a table stored otherwise must still be played to its end."""
+    return [n for n, (user, bot) in enumerate(live.seats) if user is None and bot is None]
+
+
+def _check_open_tables(s: DbSession, host_id: int, most: int) -> None:
+    s.get(User, host_id, with_for_update=True)  # one host's creates, one after another
+    hosting = s.scalars(
+        select(Table.id).where(Table.host_id == host_id, Table.status == "open").limit(most)
+    ).all()
+    if len(hosting) >= most:
+        raise ApiError(
+            409,
+            f"you host {most} open tables already ({', '.join(map(str, hosting))}), the most "
+            "one person may: start one, or leave it to close it",
+        )
+
+
+def _refuse_unless_open(table: Table) -> None:
+    if table.status == "abandoned":
+        raise ApiError(409, "this table was closed before its game began")
+    if table.status != "open":
+        raise ApiError(409, "the game has already started")
+
+
+def _locked(s: DbSession, table_id: int) -> Table:
+    """The table's row, locked until the transaction ends: joins, leaves and the start of
+    one table are decided one after another by the database, whichever process serves
+    them. (SQLite's writers already take the whole database, `Database.write`.)"""
+    table = s.get(Table, table_id, with_for_update=True)
+    if table is None:
+        raise ApiError(404, f"there is no table {table_id}")
+    return table
 
 
 def _seats_as_stored(live: LiveTable, table: Table) -> None:

@@ -11,7 +11,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import MctsBot, make_bot, observe
 from meadow.core.rng import Rng, new_seed
 
 
@@ -24,11 +24,15 @@ def thinkers(workers: int) -> ProcessPoolExecutor:
     )
 
 
-def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str) -> str:
-    """In a worker process: the bot's move, chosen from its seat's observation only."""
+def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, limit: float) -> str:
+    """In a worker process: the bot's move, chosen from its seat's observation only, in at
+    most `limit` seconds of search whatever budget its name asks for."""
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
-    return str(make_bot(bot_name).choose(observation, Rng(new_seed())))
+    bot = make_bot(bot_name)
+    if isinstance(bot, MctsBot):
+        bot.time_limit = limit
+    return str(bot.choose(observation, Rng(new_seed())))
 
 
 def _leave_with(server: int) -> None:

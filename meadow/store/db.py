@@ -24,12 +24,15 @@ class Database:
         # A ping per checkout guards against a server that dropped the connection; a file
         # database never does.
         # Requests run in a pool of 40 threads: enough connections that they rarely queue.
+        # No statement's parameters in an error's message: a failed insert would otherwise
+        # write a password hash, a session's key or a CSRF token into the log.
         self.engine: Engine = create_engine(
             url,
             connect_args=connect_args,
             pool_pre_ping=not self.sqlite,
             pool_size=20,
             max_overflow=20,
+            hide_parameters=True,
         )
         # Writes go through their own engine: on SQLite it takes the write lock when a
         # transaction begins, so writers queue (busy_timeout) instead of failing.
@@ -38,7 +41,7 @@ class Database:
             event.listen(self.engine, "connect", _sqlite_pragmas)
             event.listen(self.engine, "begin", _begin_deferred)
             self.write_engine = create_engine(
-                url, connect_args=connect_args, pool_size=20, max_overflow=20
+                url, connect_args=connect_args, pool_size=20, max_overflow=20, hide_parameters=True
             )
             event.listen(self.write_engine, "connect", _sqlite_pragmas)
             event.listen(self.write_engine, "begin", _begin_immediate)
@@ -57,6 +60,19 @@ class Database:
                 connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
+
+    def site_id(self) -> str:
+        """This database's own name, made when its schema was first created."""
+        return self.site_fact("id")
+
+    def site_fact(self, key: str) -> str:
+        """One of the facts the migrations made for this site (`store.models.Site`)."""
+        from meadow.store.models import Site
+
+        with self.open() as s:
+            found = s.get(Site, key)
+            assert found is not None, f"the migrations make the site's {key}"
+            return found.value
 
     def open(self) -> DbSession:
         """A session for reading (never blocks, never blocks a writer)."""

@@ -3,6 +3,7 @@ game, options, players and seed replayed through its moves in order."""
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -12,6 +13,16 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 def now() -> datetime:
     return datetime.now(UTC)
+
+
+def name_key(name: str) -> str:
+    """What two names share when they are the same name to a person: `Alice` and `alice`,
+    or `ａｌｉｃｅ` (full width) and `alice`. Unique among accounts."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _key_of_name(context: Any) -> str:
+    return name_key(context.get_current_parameters()["name"])
 
 
 class Base(DeclarativeBase):
@@ -26,6 +37,9 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    # `name_key(name)`; set from the name when an account is made (`#` and the id for
+    # accounts that shared a key before keys were unique: migration 0006).
+    name_key: Mapped[str] = mapped_column(String(60), unique=True, index=True, default=_key_of_name)
     password_hash: Mapped[str | None] = mapped_column(String(200))  # None: a guest
     email: Mapped[str | None] = mapped_column(String(200))  # for "your turn" notices
     notify: Mapped[bool] = mapped_column(default=False)
@@ -35,12 +49,14 @@ class User(Base):
 
 
 class Session(Base):
-    """A signed-in browser: the cookie holds `token`, the page sends `csrf` back in a header
-    on every request that changes something."""
+    """A signed-in browser: the cookie holds a random token, the page sends `csrf` back in a
+    header on every request that changes something."""
 
     __tablename__ = "sessions"
 
-    token: Mapped[str] = mapped_column(String(64), primary_key=True)
+    # The SHA-256 (hex) of the cookie's token, never the token: a copy of the database (a
+    # backup, a read-only leak) opens no one's session.
+    token_hash: Mapped[str] = mapped_column("token", String(64), primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     csrf: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=now)
@@ -73,6 +89,7 @@ class Table(Base):
     game_seconds: Mapped[int | None]
     grace_seconds: Mapped[int] = mapped_column(default=30)
     takeover_bot: Mapped[str] = mapped_column(String(40), default="easy")
+    private: Mapped[bool] = mapped_column(default=False)  # never listed: the invitation only
     turn_since: Mapped[datetime] = mapped_column(default=now)  # the pending decision began
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
@@ -133,3 +150,14 @@ class Rating(Base):
     games: Mapped[int] = mapped_column(default=0)
 
     user: Mapped[User | None] = relationship()
+
+
+class Site(Base):
+    """Facts about this site, one row each, made once per database: `id` names the site's
+    keys and channels in a Redis that other sites may share; `secret` signs marks only the
+    site may give (a browser known to a name, `server.auth.known_browser`)."""
+
+    __tablename__ = "site"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))

@@ -9,17 +9,23 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
+T = TypeVar("T")
+
+# Every session token and CSRF token a test client was given: no server log may hold one.
+ISSUED: set[str] = set()
 
 
 def _free_port() -> int:
@@ -98,7 +104,36 @@ class Server:
                 self.kill()
 
     def client(self) -> Client:
-        return Client(httpx.Client(base_url=self.base, timeout=30))
+        # Each client its own address (the server trusts X-Forwarded-For from 127.0.0.1), as
+        # each person's browser has: the limits per address count people apart.
+        address = f"10.{secrets.randbelow(256)}.{secrets.randbelow(256)}.{secrets.randbelow(256)}"
+        http = httpx.Client(
+            base_url=self.base,
+            timeout=30,
+            headers={"X-Forwarded-For": address},
+            event_hooks={"response": [_remember_tokens]},
+        )
+        return Client(http)
+
+    def assert_logs_clean(self) -> None:
+        """No log line holds a password hash or a token a client was given."""
+        for log in self.data_dir.glob("server-*.log"):
+            text = log.read_text(errors="replace")
+            assert "$argon2" not in text, f"{log.name} holds a password hash"
+            leaked = [token for token in ISSUED if token in text]
+            assert not leaked, f"{log.name} holds {len(leaked)} issued token(s)"
+
+
+def _remember_tokens(response: httpx.Response) -> None:
+    if not response.url.path.startswith("/api/accounts/"):
+        return
+    if cookie := response.cookies.get("meadow_session"):
+        ISSUED.add(cookie)
+    if response.status_code in (200, 201):
+        response.read()
+        found = response.json()
+        if isinstance(found, dict) and isinstance(found.get("csrf"), str):
+            ISSUED.add(found["csrf"])
 
 
 class Client:
@@ -145,6 +180,7 @@ def server(
         found.start()
         yield found
         found.stop()
+        found.assert_logs_clean()
 
 
 @contextmanager
@@ -170,3 +206,81 @@ def _drop(name: str) -> None:
     with connection.cursor() as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     connection.close()
+
+
+REDIS = "redis://127.0.0.1:6379/0"
+
+
+def _redis_answers() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS, socket_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Server]]:
+    url = _postgres_database()
+    if url is None or not _redis_answers():
+        if os.environ.get("CI"):
+            pytest.fail("CI must test the cluster on PostgreSQL and Redis at 127.0.0.1")
+        pytest.skip("no PostgreSQL or Redis at 127.0.0.1")
+    env = {
+        "MEADOW_REDIS_URL": REDIS,
+        # One site per test run: the runs share the machine's Redis.
+        "MEADOW_CLUSTER_NAME": f"meadow-test-{secrets.token_hex(4)}",
+        "MEADOW_LEASE_MS": "1500",
+        "MEADOW_BOT_WORKERS": "1",
+    }
+    servers = tuple(
+        Server(tmp_path_factory.mktemp(f"node{n}"), url, env=dict(env)) for n in range(2)
+    )
+    # Both at once on the fresh database: one applies the migrations, the other waits for it.
+    starting = [threading.Thread(target=server.start) for server in servers]
+    for thread in starting:
+        thread.start()
+    for thread in starting:
+        thread.join()
+    assert all(server.process and server.process.poll() is None for server in servers)
+    yield servers
+    for server in servers:
+        server.stop()
+    _drop(url.rsplit("/", 1)[1])
+    for server in servers:
+        server.assert_logs_clean()
+
+
+def signed_in(server: Server, client: Client) -> Client:
+    """The same person (same cookie) talking to another process."""
+    other = server.client()
+    other.http.cookies = client.http.cookies
+    other.csrf, other.name = client.csrf, client.name
+    return other
+
+
+def two_people(a: Server, b: Server) -> tuple[int, Client, Client]:
+    """A running 2-player Topiary table: the host set it up on A, the guest joined on B."""
+    host = a.client().signup(f"h-{secrets.token_hex(5)}")
+    guest = b.client().signup(f"g-{secrets.token_hex(5)}")
+    body = {"game": "topiary", "players": 2, "seats": [None, None]}
+    created = host.post("/api/tables", json=body)
+    table_id = created.json()["id"]
+    assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+    return table_id, host, guest
+
+
+def at_once(calls: Sequence[Callable[[], T]], seconds: float = 60) -> list[T]:
+    """Each call in a thread of its own, all let go at the same moment (a race, as clients
+    make one); their results in the calls' order."""
+    start = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], T]) -> T:
+        start.wait(timeout=10)
+        return call()
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        running = [pool.submit(run, call) for call in calls]
+        return [future.result(timeout=seconds) for future in running]

@@ -59,3 +59,26 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot_after_the_grace(server: 
     assert other.post(f"/api/tables/{table_id}/leave").status_code == 204
     wait_until(lambda: host.table(table_id)["seats"][1]["bot"] == "random")
     wait_until(lambda: host.table(table_id)["game_state"]["to_move"] == 0)
+
+
+def test_a_person_out_of_time_takes_the_seat_back_and_the_log_says_so(server: Server):
+    """Issue 20, 4: a time-out handed the rest of the game to a bot for good."""
+    table_id, host, other = timed_table(
+        server, move_seconds=5, grace_seconds=0, takeover_bot="random"
+    )
+    wait_until(lambda: host.table(table_id)["seats"][0]["bot"] == "random", seconds=20)
+    assert other.post(f"/api/tables/{table_id}/reclaim").status_code == 409  # not theirs
+    assert host.post(f"/api/tables/{table_id}/reclaim").json() == {"seat": 0}
+    info = host.table(table_id)
+    assert info["seats"][0]["bot"] is None and info["seats"][0]["person"] == host.name
+    again = host.post(f"/api/tables/{table_id}/reclaim")
+    assert again.status_code == 409 and "already" in again.json()["error"]
+    # The person plays again: the next decision of seat 0 is theirs, and it says so.
+    state = wait_until(lambda: (s := host.table(table_id)["game_state"])["legal"] and s)
+    body = {"move": state["move"] + 1, "action": state["legal"][0]}
+    assert host.post(f"/api/tables/{table_id}/moves", json=body).status_code == 200
+    with socket_to(server, None, table_id) as ws:
+        log = json.loads(ws.recv(timeout=10))["moves"]
+    notes = [line.get("note", "") for line in log]
+    assert any("took seat 0: its player ran out of time" in note for note in notes)
+    assert f"{host.name} took seat 0 back from the bot" in notes[-1]

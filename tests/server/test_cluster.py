@@ -6,78 +6,14 @@ its tables over (their bots keep playing)."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
-from tests.server.conftest import Client, Server, _drop, _postgres_database
+from tests.server.conftest import Client, Server, signed_in, two_people
 from tests.server.test_safety import socket_to
-
-REDIS = "redis://127.0.0.1:6379/0"
-
-
-def _redis_answers() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(REDIS, socket_timeout=2).ping())
-    except redis.RedisError:
-        return False
-
-
-@pytest.fixture(scope="module")
-def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Server]]:
-    url = _postgres_database()
-    if url is None or not _redis_answers():
-        if os.environ.get("CI"):
-            pytest.fail("CI must test the cluster on PostgreSQL and Redis at 127.0.0.1")
-        pytest.skip("no PostgreSQL or Redis at 127.0.0.1")
-    env = {
-        "MEADOW_REDIS_URL": REDIS,
-        # One site per test run: the runs share the machine's Redis.
-        "MEADOW_CLUSTER_NAME": f"meadow-test-{secrets.token_hex(4)}",
-        "MEADOW_LEASE_MS": "1500",
-        "MEADOW_BOT_WORKERS": "1",
-    }
-    servers = tuple(
-        Server(tmp_path_factory.mktemp(f"node{n}"), url, env=dict(env)) for n in range(2)
-    )
-    # Both at once on the fresh database: one applies the migrations, the other waits for it.
-    starting = [threading.Thread(target=server.start) for server in servers]
-    for thread in starting:
-        thread.start()
-    for thread in starting:
-        thread.join()
-    assert all(server.process and server.process.poll() is None for server in servers)
-    yield servers
-    for server in servers:
-        server.stop()
-    _drop(url.rsplit("/", 1)[1])
-
-
-def signed_in(server: Server, client: Client) -> Client:
-    """The same person (same cookie) talking to another process."""
-    other = server.client()
-    other.http.cookies = client.http.cookies
-    other.csrf, other.name = client.csrf, client.name
-    return other
-
-
-def two_people(a: Server, b: Server) -> tuple[int, Client, Client]:
-    """A running 2-player Topiary table: the host set it up on A, the guest joined on B."""
-    host = a.client().signup(f"h-{secrets.token_hex(5)}")
-    guest = b.client().signup(f"g-{secrets.token_hex(5)}")
-    body = {"game": "topiary", "players": 2, "seats": [None, None]}
-    created = host.post("/api/tables", json=body)
-    table_id = created.json()["id"]
-    assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
-    return table_id, host, guest
 
 
 def moves_heard(socket: object, until: int) -> list[tuple[int, int]]:

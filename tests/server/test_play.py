@@ -41,7 +41,7 @@ def test_a_whole_game_with_a_bot_then_its_record_replays(server: Server, game_id
     game = games.get(game_id)
     players = 3 if 3 in game.player_counts else game.max_players
     host = server.client().signup(f"host-{game_id[:8]}")
-    guest = server.client().signup(f"guest-{game_id[:8]}")
+    guest = server.client().signup(f"joiner-{game_id[:8]}")  # guest- is for guests
     seats = [None, None] + ["random"] * (players - 2)
     created = host.post("/api/tables", json={"game": game_id, "players": players, "seats": seats})
     assert created.status_code == 201, created.text

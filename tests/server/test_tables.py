@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import orjson
 import pytest
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, select, update
 
+from meadow import games
+from meadow.core.rng import Rng
+from meadow.core.undo import why_not_undoable
 from meadow.server.errors import ApiError
-from meadow.server.live import Listener
+from meadow.server.live import Listener, LiveTable
 from meadow.server.movelog import Line
 from meadow.server.tables import Tables
 from meadow.store import Database, Move, Seat, User
@@ -27,6 +32,21 @@ def hub(tmp_path: Path) -> Iterator[Tables]:
     yield tables
     tables.close()
     db.dispose()
+
+
+T = TypeVar("T")
+
+
+def run_alone(coroutine: Coroutine[Any, Any, T]) -> T:
+    """`asyncio.run` in a thread of its own: a browser test's Playwright may have left an
+    event loop running in this thread of the same test process."""
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
+
+
+def listening(live: LiveTable, seat: int) -> Listener:
+    """A socket of the person at `seat`."""
+    return Listener(live.seats[seat][0])
 
 
 def started_table(hub: Tables) -> int:
@@ -57,7 +77,7 @@ def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None
         assert live.state is not None
         seat, action = live.state.to_move, str(live.state.legal_actions()[0])
         assert seat is not None
-        playing = asyncio.create_task(hub.play(live, seat, 1, action, Listener(seat)))
+        playing = asyncio.create_task(hub.play(live, seat, 1, action, listening(live, seat)))
         while live.pending is None:
             await asyncio.sleep(0.01)
         playing.cancel()
@@ -67,7 +87,7 @@ def test_a_move_whose_socket_stops_waiting_is_still_settled(hub: Tables) -> None
                 break
             await asyncio.sleep(0.01)
 
-    asyncio.run(cancel_while_committing())
+    run_alone(cancel_while_committing())
     assert live.pending is None and live.moves_made == 1
     with hub.db.open() as s:
         assert s.scalar(select(func.count()).select_from(Move)) == 1
@@ -82,7 +102,11 @@ def test_the_movers_socket_hears_its_news_with_the_ack_and_no_other_does(hub: Ta
         assert live.state is not None
         seat, action = live.state.to_move, str(live.state.legal_actions()[0])
         assert seat is not None
-        mover, second_tab, opponent = Listener(seat), Listener(seat), Listener(1 - seat)
+        mover, second_tab, opponent = (
+            listening(live, seat),
+            listening(live, seat),
+            listening(live, 1 - seat),
+        )
         for listener in (mover, second_tab, opponent):
             hub.subscribe(live, listener)
         acked = await hub.play(live, seat, 1, action, mover)
@@ -92,7 +116,7 @@ def test_the_movers_socket_hears_its_news_with_the_ack_and_no_other_does(hub: Ta
         ]
         return acked, *heard
 
-    acked, mover, second_tab, opponent = asyncio.run(move_with_three_listening())
+    acked, mover, second_tab, opponent = run_alone(move_with_three_listening())
     assert acked
     assert [m["kind"] for m in mover] == ["sync", "move"] and mover[1]["ack"] is True
     assert second_tab[1] == {key: value for key, value in mover[1].items() if key != "ack"}
@@ -108,9 +132,9 @@ def test_a_move_from_a_socket_not_listening_is_not_acked_by_its_news(hub: Tables
         assert live.state is not None
         seat, action = live.state.to_move, str(live.state.legal_actions()[0])
         assert seat is not None
-        return await hub.play(live, seat, 1, action, Listener(seat))
+        return await hub.play(live, seat, 1, action, listening(live, seat))
 
-    assert asyncio.run(move_unheard()) is False
+    assert run_alone(move_unheard()) is False
     assert live.moves_made == 1
 
 
@@ -152,3 +176,69 @@ def test_two_joins_through_two_processes_never_share_a_seat(hub: Tables, other: 
             (0, host.id),
             (1, first.id),
         ]
+
+
+def test_a_running_seat_that_nobody_holds_is_given_to_a_bot_at_once(hub: Tables):
+    # The start refuses empty seats; a table stored with one anyway must not stall for good.
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    with hub.db.write() as s:
+        s.execute(
+            update(Seat).where(Seat.table_id == table_id, Seat.number == 1).values(user_id=None)
+        )
+        s.commit()
+    live.seats[1] = (None, None)
+    hub.check_clocks()
+    assert live.seats[1] == (None, "easy")
+    with hub.db.open() as s:
+        stored = s.scalars(select(Seat).where(Seat.table_id == table_id, Seat.number == 1)).one()
+        assert stored.bot == "easy"
+
+
+def an_unflagged_move_that_reveals() -> tuple[int, list[str]]:
+    """A seeded 2-player Vale of Magic game and its moves up to (and with) one that leaves
+    its mover to move on, carries no `reveals` flag in its events (Mystic Vale set none on
+    `push`, `sleeve` or `choose` when they showed the druid its deck, or shuffled), and yet
+    shows hidden information or uses chance by the undo rule. Found by playing seeded
+    random games."""
+    game = games.get("mystic_vale")
+    for seed in range(1, 200):
+        state, rng, played = game.setup(2, {"vale_of_magic": True}, seed), Rng(seed), []
+        while not state.is_over and len(played) < 300:
+            seat = state.to_move
+            action = rng.choice(state.legal_actions())
+            after = state.clone()
+            events = after.apply(action)
+            played.append(str(action))
+            flagged = any(event.reveals for event in events)
+            stays = after.to_move == seat and not flagged
+            if stays and why_not_undoable(state, action, Rng(seed), flags=False) is not None:
+                return seed, played
+            state = after
+    raise AssertionError("no seeded game has an unflagged move that reveals")
+
+
+def test_a_move_that_reveals_cannot_be_taken_back_whatever_its_events_say(hub: Tables):
+    """Issue 19, 5: Mystic Vale showed a druid the top of its deck (`deck_top`, and the
+    choices that follow) and still let it take the move back. Whether a move may be undone
+    is decided by `meadow.core.undo` from what the move did, whatever its events say."""
+    seed, moves = an_unflagged_move_that_reveals()
+    with hub.db.write() as s:
+        host, guest = (
+            User(name="vale-host", password_hash="x"),
+            User(name="vale-guest", password_hash="x"),
+        )
+        s.add_all([host, guest])
+        s.commit()
+    table_id = hub.create(host, "mystic_vale", 2, {"vale_of_magic": True}, [None, None], "live")
+    live = hub.get(table_id)
+    live.seed = seed  # the game the search found (a table's seed is otherwise its own)
+    hub.join(table_id, guest)
+    hub.start(table_id, host)
+    for number, action in enumerate(moves, start=1):
+        assert live.state is not None
+        hub.submit(table_id, live.state.to_move, number, action)
+    assert live.state is not None
+    with pytest.raises(ApiError) as refused:
+        hub.undo(table_id, live.state.to_move, len(moves) + 1)
+    assert refused.value.status == 403 and "stands" in refused.value.message

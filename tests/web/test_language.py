@@ -106,7 +106,7 @@ def test_settings_are_kept_with_the_account(player: Player) -> None:
     player.page.check("input[name=colourblind]")
     player.page.wait_for_selector("html.colourblind")
     player.page.select_option("select[name=renature_animals]", "hidden")
-    player.page.wait_for_selector("select[name=renature_animals]")
+    player.page.wait_for_selector("body[data-settings=saved]")
     player.page.reload()  # a fresh page reads them back from the server
     player.page.wait_for_selector("body[data-ready=true]")
     player.open("#/profile")
@@ -115,3 +115,25 @@ def test_settings_are_kept_with_the_account(player: Player) -> None:
     assert player.page.input_value("select[name=renature_animals]") == "hidden"
     assert player.page.evaluate("document.documentElement.className") == "no-animations colourblind"
     assert player.errors == []
+
+
+def test_a_german_browser_is_spoken_to_in_german_until_it_chooses(browser, server) -> None:
+    """Issue 20, 10: the first visit speaks the browser's language; an account that never
+    chose keeps it; a choice in the profile wins from then on."""
+    context = browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 860})
+    try:
+        player = Player(context.new_page(), server.base)
+        player.open("#/login")
+        assert player.page.get_attribute("html", "lang") == "de"
+        player.sign_up("german-browser")
+        assert player.page.get_attribute("html", "lang") == "de"
+        player.open("#/profile")
+        assert player.page.input_value("select[name=language]") == "de"
+        player.page.select_option("select[name=language]", "en")
+        player.page.wait_for_function("() => document.documentElement.lang === 'en'")
+        player.page.reload()
+        player.page.wait_for_selector("body[data-ready=true]")
+        assert player.page.get_attribute("html", "lang") == "en"
+        assert player.errors == []
+    finally:
+        context.close()

@@ -25,15 +25,16 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     guest.page.goto(invite)
     guest.page.click("section.card button")
     guest.page.wait_for_selector("input[name=password]")
-    guest.page.fill("input[name=name]", "guest-live")
+    guest.page.fill("input[name=name]", "invited-live")  # guest- is for guests
     guest.page.fill("input[name=password]", "correct horse")
     guest.page.click("form button[type=submit]")
     guest.page.wait_for_selector("section.card button")
     guest.page.click("section.card button")
     guest.page.wait_for_selector(f".table[data-table='{table}']")
 
-    host.page.reload()
-    host.page.wait_for_selector("body[data-ready=true]")
+    # The host's waiting room shows the guest and the Start button at once, no reload.
+    host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)
+    assert "invited-live" in host.page.inner_text(".seats")
     host.page.locator("section.waiting button").first.click()  # start
     for player in (host, guest):
         player.page.wait_for_selector(".table[data-status=running]")
@@ -106,3 +107,63 @@ def test_the_lobby_shows_new_open_tables_by_itself(browser: object, server: obje
     assert host.errors == [] and guest.errors == []
     for context in contexts:
         context.close()
+
+
+def test_a_refusal_is_gone_once_the_sign_up_succeeds(player: Player) -> None:
+    """Issue 20: the error of a refused sign-up stayed on screen over the lobby."""
+    player.sign_up("taken-once")
+    player.page.click("#nav button.link")  # log out
+    player.page.wait_for_selector("#nav a[href='#/signup']")
+    player.open("#/signup")
+    player.page.fill("input[name=name]", "taken-once")
+    player.page.fill("input[name=password]", "correct horse")
+    player.page.click("form button[type=submit]")
+    player.page.wait_for_selector("#notice.error:not([hidden])")
+    player.page.fill("input[name=name]", "free-name")
+    player.page.click("form button[type=submit]")
+    player.page.wait_for_selector("#new-table")
+    assert player.page.locator("#notice").is_hidden()
+
+
+def test_a_person_timed_out_takes_the_seat_back_with_one_click(player: Player) -> None:
+    """Issue 20, 4: after a time-out the seat said "(you)" and a bot played it for good."""
+    player.sign_up("slow-player")
+    request = player.page.request
+    csrf = request.get(player.base + "/api/accounts/me").json()["csrf"]
+    headers = {"X-CSRF-Token": csrf}
+    body = {
+        "game": "topiary",
+        "players": 2,
+        # Bots that think a while: the game must not be over before the click.
+        "seats": [None, "mcts:2s"],
+        "move_seconds": 5,
+        "grace_seconds": 0,
+        "takeover_bot": "mcts:2s",
+    }
+    table = request.post(player.base + "/api/tables", data=body, headers=headers).json()["id"]
+    assert request.post(f"{player.base}/api/tables/{table}/start", headers=headers).ok
+    player.open(f"#/table/{table}")
+    button = player.page.wait_for_selector("button.reclaim", timeout=20_000)
+    assert "plays for slow-player" in player.page.inner_text(".seats")
+    button.click()
+    player.page.wait_for_selector("button.reclaim", state="detached", timeout=5_000)
+    assert "plays for" not in player.page.inner_text(".seats")
+    assert player.errors == []
+
+
+def test_a_game_in_play_is_in_the_lobby_to_watch(browser: object, server: object) -> None:
+    """Issue 20, 8: the lobby lists running tables; anyone may watch as a spectator."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
+    try:
+        playing, watching = (Player(c.new_page(), server.base) for c in contexts)
+        playing.sign_up("plays-a-bot")
+        table = playing.create_table("topiary", ["easy"])  # host and bot: started at once
+        watching.sign_up("watches")
+        watching.open("#/")
+        watching.page.click(f"tr[data-table='{table}'] a.watch")
+        watching.page.wait_for_selector(f".table[data-table='{table}'][data-status=running]")
+        assert "(you)" not in watching.page.inner_text(".seats")  # a spectator
+        assert playing.errors == [] and watching.errors == []
+    finally:
+        for context in contexts:
+            context.close()

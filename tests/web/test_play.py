@@ -61,7 +61,13 @@ def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> Non
     player.page.click(".replay-link")
     player.page.wait_for_selector(".replay .result table.scores")
     assert player.page.locator(".replay .result td.total").all_inner_texts() == final
+    assert "null" not in player.page.inner_text(".replay")
     player.page.click(".replay-controls .step-first")
     player.page.wait_for_selector(".replay[data-step='0']")
     assert player.page.locator(".replay .result").count() == 0
+    # Issue 20: every step but the last printed the word "null" under the board.
+    for step in range(1, 4):
+        player.page.keyboard.press("ArrowRight")
+        player.page.wait_for_selector(f".replay[data-step='{step}']")
+        assert "null" not in player.page.inner_text(".replay"), f"step {step}"
     assert player.errors == []

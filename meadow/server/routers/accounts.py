@@ -2,24 +2,44 @@
 
 from __future__ import annotations
 
-import re
 import secrets
-from typing import Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    Field,
+    StrictBool,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
+from starlette.concurrency import run_in_threadpool
 
 from meadow.server import auth
-from meadow.server.deps import db_session, db_writer, session_of, settings, signed_in
-from meadow.server.errors import ApiError
+from meadow.server.deps import (
+    database,
+    db_session,
+    db_writer,
+    session_of,
+    settings,
+    signed_in,
+    site_limits,
+)
+from meadow.server.errors import ApiError, Refusal, refusals
+from meadow.server.limits import Limits, Rule, client_address
 from meadow.server.settings import Settings
-from meadow.store import Session, User
+from meadow.store import Database, Session, User
+from meadow.store.models import name_key
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
 
-NAME = re.compile(r"^[A-Za-z0-9_-]{3,30}$")
+# The limits' refusals (per address, per name from an address) and the hashing queue's.
+LIMITED = refusals(429)
+BUSY = refusals(503)
 
 
 class Credentials(BaseModel):
@@ -27,14 +47,37 @@ class Credentials(BaseModel):
     password: str = Field(max_length=200)
 
 
+class SignUp(BaseModel):
+    name: str = Field(
+        pattern=auth.NAME_PATTERN,
+        description=f"3-30 letters, digits, '-' or '_'; names beginning with "
+        f"{auth.GUEST_PREFIX!r} are the guests'. Unique regardless of case: 'Alice' is taken "
+        "once 'alice' is.",
+    )
+    password: str = Field(min_length=8, max_length=200)
+
+    @field_validator("name", mode="wrap")
+    @classmethod
+    def _name_rule(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> str:
+        # A refused name is told the rule in words rather than the pattern.
+        if not isinstance(value, str):
+            return handler(value)
+        try:
+            return handler(value)
+        except ValidationError:
+            raise ValueError(f"{value!r}: {auth.NAME_RULE}") from None
+
+
 class Display(BaseModel, extra="forbid"):
     """How the browser shows the games to one person; every field has a default, so an
     account that never chose sees the same as a visitor."""
 
-    language: Literal["en", "de"] = "en"
-    animations: bool = Field(True, description="Short animations when something changes.")
-    colourblind: bool = Field(False, description="Patterns and symbols besides colours.")
-    renature_scored_colour: bool = Field(
+    language: Literal["en", "de"] | None = Field(
+        None, description="The page's language; null: the browser's own, until one is chosen."
+    )
+    animations: StrictBool = Field(True, description="Short animations when something changes.")
+    colourblind: StrictBool = Field(False, description="Patterns and symbols besides colours.")
+    renature_scored_colour: StrictBool = Field(
         True, description="Renature: draw scored areas in a colour of their own."
     )
     renature_animals: Literal["faded", "hidden", "visible"] = Field(
@@ -56,76 +99,224 @@ class Preferences(BaseModel):
     email: str | None = Field(
         None, max_length=200, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
     )
-    notify: bool = Field(False, description="E-mail me when it is my move at an async table.")
+    notify: StrictBool = Field(False, description="E-mail me when it is my move at an async table.")
 
 
-def _sign_in(response: Response, s: DbSession, user: User, config: Settings) -> Me:
-    session = auth.new_session(user, config.session_days)
-    s.add(session)
-    s.commit()
+def _signed_in(
+    response: Response,
+    user: User,
+    session: Session,
+    token: str,
+    config: Settings,
+    known: str | None = None,
+) -> Me:
+    """The answer to a sign-up, a log-in or a new guest: the cookie, and who is signed in.
+    `known`: the mark of a browser known to the name (`auth.known_browser`), kept a year."""
+    _set_cookie(response, auth.COOKIE, token, config.session_days, config)
+    if known is not None:
+        _set_cookie(response, auth.KNOWN_COOKIE, known, auth.KNOWN_DAYS, config)
+    return _me(user, session.csrf)
+
+
+def _set_cookie(response: Response, name: str, value: str, days: int, config: Settings) -> None:
+    # Never read by the page's scripts, never sent by another site's requests.
     response.set_cookie(
-        auth.COOKIE,
-        session.token,
-        max_age=config.session_days * 86400,
+        name,
+        value,
+        max_age=days * 86400,
         httponly=True,
         samesite="lax",
         secure=config.secure_cookies,
     )
-    return _me(user, session.csrf)
 
 
-@router.post("/signup", status_code=201)
-def signup(
-    body: Credentials,
+def _mark(request: Request, name: str) -> str:
+    return auth.known_browser(request.app.state.site_secret, name)
+
+
+@router.post(
+    "/signup",
+    status_code=201,
+    responses={
+        **refusals(400, 403, 413),
+        409: {
+            "model": Refusal,
+            "description": f"The name is taken, or begins with {auth.GUEST_PREFIX!r}.",
+        },
+        **LIMITED,
+        **BUSY,
+    },
+)
+async def signup(
+    body: SignUp,
+    request: Request,
     response: Response,
-    s: DbSession = Depends(db_writer),
+    db: Database = Depends(database),
     config: Settings = Depends(settings),
+    limits: Limits = Depends(site_limits),
 ) -> Me:
-    if not NAME.match(body.name):
-        raise ApiError(400, "a name is 3-30 letters, digits, '-' or '_'")
-    if len(body.password) < 8:
-        raise ApiError(400, "a password needs at least 8 characters")
-    hashed = auth.hash_password(body.password)  # slow on purpose: before any transaction
-    if s.scalar(select(User).where(User.name == body.name)) is not None:
-        raise ApiError(409, f"the name {body.name!r} is taken")
-    user = User(name=body.name, password_hash=hashed)
-    s.add(user)
-    s.flush()
-    return _sign_in(response, s, user, config)
+    """A new account, signed in. Every name the schema accepts is yours unless it is taken
+    (409), whatever its case: 'Alice' is taken once 'alice' is."""
+    name = auth.normal_name(body.name)
+    if not auth.valid_name(name):  # the schema says so too; the store must not rely on it
+        raise ApiError(400, f"{name!r}: {auth.NAME_RULE}")
+    if auth.reserved(name):
+        raise ApiError(409, f"names beginning with {auth.GUEST_PREFIX!r} are the guests'")
+    # A taken name is refused before it costs a hash (the unique key decides races later).
+    if await run_in_threadpool(_taken, db, name):
+        raise _taken_name(name)
+    per_hour = config.signups_per_address_per_hour
+    await run_in_threadpool(limits.spend_hourly, request, "sign-ups", per_hour)
+    hashed = await limits.hashing.run(auth.hash_password, body.password)
+    user, session, token = await run_in_threadpool(
+        _new_account, db, name, hashed, config.session_days
+    )
+    return _signed_in(response, user, session, token, config, _mark(request, name))
 
 
-@router.post("/login")
-def login(
+def _taken(db: Database, name: str) -> bool:
+    with db.open() as s:
+        return s.scalar(select(User.id).where(User.name_key == name_key(name))) is not None
+
+
+def _taken_name(name: str) -> ApiError:
+    return ApiError(409, f"the name {name!r} is taken")
+
+
+def _new_account(db: Database, name: str, hashed: str, days: int) -> tuple[User, Session, str]:
+    """The account and its first session, in one transaction. Of sign-ups racing for one
+    name, the unique key lets one through; the others get 409."""
+    with db.write() as s:
+        user = User(name=name, password_hash=hashed)
+        s.add(user)
+        try:
+            s.flush()
+        except IntegrityError:
+            raise _taken_name(name) from None
+        session, token = auth.new_session(user, days)
+        s.add(session)
+        s.commit()
+    return user, session, token
+
+
+@router.post(
+    "/login",
+    responses={
+        **refusals(400, 403, 413),
+        401: {"model": Refusal, "description": "Wrong name or password."},
+        **LIMITED,
+        **BUSY,
+    },
+)
+async def login(
     body: Credentials,
     request: Request,
     response: Response,
-    s: DbSession = Depends(db_session),
-    w: DbSession = Depends(db_writer),
+    db: Database = Depends(database),
     config: Settings = Depends(settings),
+    limits: Limits = Depends(site_limits),
 ) -> Me:
-    limiter: auth.RateLimit = request.app.state.login_limit
-    if not limiter.allow(body.name.lower()):
-        raise ApiError(429, "too many log-in attempts for this name; wait a minute")
-    user = s.scalar(select(User).where(User.name == body.name)) if NAME.match(body.name) else None
-    s.commit()  # checking the password is slow on purpose: not inside a transaction
-    if user is None or not auth.password_matches(user, body.password):
+    """Log in by name (any case) and password. Failed tries are limited per name from one
+    address, per address, and per name from everywhere; someone else's failures never lock
+    you out of a browser you have logged in with before."""
+    known = auth.is_known_browser(
+        request.app.state.site_secret, body.name, request.cookies.get(auth.KNOWN_COOKIE)
+    )
+    rules = _login_rules(config, body.name, client_address(request), known)
+    await run_in_threadpool(limits.check, rules)
+    user = await run_in_threadpool(_account_named, db, body.name)
+    stored = user.password_hash if user is not None else None
+    if not await limits.hashing.run(_try_password, limits, rules, stored, body.password):
         raise ApiError(401, "wrong name or password")
-    return _sign_in(response, w, user, config)
+    assert user is not None  # no stored hash never matches
+    session, token = await run_in_threadpool(_new_session, db, user, config.session_days)
+    return _signed_in(response, user, session, token, config, _mark(request, user.name))
 
 
-@router.post("/guest", status_code=201)
+def _login_rules(config: Settings, name: str, address: str, known: bool) -> list[Rule]:
+    """Failed log-ins counted per name from one address, per address whatever the names
+    (one password sprayed over many), and per name from every address (guessing spread
+    over many addresses), which a browser known to the name passes. The first rule is
+    forgotten on success, the others take the try back."""
+    seconds = config.login_failure_minutes * 60
+    rules = [
+        Rule(
+            f"login-name:{address}|{name_key(name)}",
+            config.login_failures_per_name_and_address,
+            seconds,
+            "failed log-ins for this name from your address",
+        ),
+        Rule(
+            f"login-address:{address}",
+            config.login_failures_per_address,
+            seconds,
+            "failed log-ins from your address",
+        ),
+    ]
+    if not known:
+        rules.append(
+            Rule(
+                f"login-name:{name_key(name)}",
+                config.login_failures_per_name,
+                seconds,
+                "failed log-ins for this name (from a browser you have logged in with "
+                "before, you still may)",
+            )
+        )
+    return rules
+
+
+def _account_named(db: Database, name: str) -> User | None:
+    key = name_key(name)
+    if "\x00" in key:  # PostgreSQL keeps no NUL in text, so no account has one
+        return None
+    with db.open() as s:
+        return s.scalar(select(User).where(User.name_key == key))
+
+
+def _try_password(limits: Limits, rules: list[Rule], stored: str | None, password: str) -> bool:
+    """In a hashing slot. The try counts as failed before the password is checked, so that
+    tries checked at once never pass the limit together (nor tries that queued while
+    failures used it up, which are refused without a hash); a success uncounts it."""
+    for rule in rules:
+        limits.spend(rule)
+    if not auth.password_matches(stored, password):
+        return False
+    limits.forget(rules[0])
+    for rule in rules[1:]:
+        limits.take_back(rule)
+    return True
+
+
+def _new_session(db: Database, user: User, days: int) -> tuple[Session, str]:
+    session, token = auth.new_session(user, days)
+    with db.write() as s:
+        s.add(session)
+        s.commit()
+    return session, token
+
+
+@router.post("/guest", status_code=201, responses={**refusals(403), **LIMITED})
 def guest(
-    response: Response, s: DbSession = Depends(db_writer), config: Settings = Depends(settings)
+    request: Request,
+    response: Response,
+    s: DbSession = Depends(db_writer),
+    config: Settings = Depends(settings),
+    limits: Limits = Depends(site_limits),
 ) -> Me:
     if not config.guests:
         raise ApiError(403, "this server does not allow guests")
-    user = User(name=f"guest-{secrets.token_hex(4)}", password_hash=None)
+    limits.spend_hourly(request, "guest accounts", config.guests_per_address_per_hour)
+    user = User(name=f"{auth.GUEST_PREFIX}{secrets.token_hex(4)}", password_hash=None)
     s.add(user)
     s.flush()
-    return _sign_in(response, s, user, config)
+    session, token = auth.new_session(user, config.session_days)
+    s.add(session)
+    s.commit()
+    return _signed_in(response, user, session, token, config)
 
 
-@router.get("/me")
+@router.get("/me", responses=refusals(401))
 def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     session = session_of(request, s)
     if session is None:
@@ -134,7 +325,7 @@ def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     return _me(user, session.csrf)
 
 
-@router.put("/me")
+@router.put("/me", responses=refusals(400, 401, 403, 413))
 def set_preferences(
     body: Preferences,
     request: Request,
@@ -148,7 +339,7 @@ def set_preferences(
     return _saved(request, user, s, w, email=body.email, notify=body.notify)
 
 
-@router.put("/me/settings")
+@router.put("/me/settings", responses=refusals(400, 401, 403, 413))
 def set_display(
     body: Display,
     request: Request,
@@ -192,7 +383,7 @@ def _display(saved: dict[str, object] | None) -> Display:
         return Display()
 
 
-@router.post("/logout", status_code=204)
+@router.post("/logout", status_code=204, responses=refusals(401, 403))
 def logout(
     request: Request,
     response: Response,
@@ -201,6 +392,6 @@ def logout(
 ) -> None:
     token = request.cookies.get(auth.COOKIE)
     if token:
-        w.execute(delete(Session).where(Session.token == token))
+        w.execute(delete(Session).where(Session.token_hash == auth.token_hash(token)))
         w.commit()
     response.delete_cookie(auth.COOKIE)

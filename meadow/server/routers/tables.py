@@ -6,11 +6,11 @@ import asyncio
 import re
 from datetime import UTC, datetime
 from functools import cache
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Depends, Path, Query, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, Field, ValidationError
+from fastapi import APIRouter, Depends, Path, Query, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field, StrictBool, StringConstraints, ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 from starlette.websockets import WebSocketState
@@ -19,7 +19,7 @@ from meadow import games
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
-from meadow.server.errors import ApiError
+from meadow.server.errors import ApiError, refusals
 from meadow.server.live import Listener, LiveTable
 from meadow.server.tables import Tables
 from meadow.store import Rating, Seat, Table, User
@@ -32,20 +32,35 @@ TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's number."
 Step = Annotated[int, Path(ge=0, le=MAX_ID, description="Moves played, 0 for the start.")]
 
 
+BotName = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+
+
+# Each game's id, and the spelling with '-' the command line uses.
+GameId = Literal[
+    tuple(sorted({g.id for g in games.all()} | {g.id.replace("_", "-") for g in games.all()}))
+]  # type: ignore[valid-type]
+
+
 class NewTable(BaseModel):
-    game: str = Field(max_length=40)
+    game: GameId = Field(description="A game's id, as GET /api/games lists them.")
     players: int = Field(ge=1, le=8)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
-    seats: list[str | None] = Field(
-        description="Per seat: a bot (easy, medium, hard, random, greedy, mcts:...) or null "
-        "for a person; the host takes the first seat for a person.",
+    seats: list[BotName | None] = Field(
+        description="Per seat: a bot (easy, medium, hard, random, greedy, mcts:<iterations>, "
+        "mcts:<seconds>s, within the budgets this server allows) or null for a person; the "
+        "host takes the first seat for a person.",
         max_length=8,
     )
     mode: str = Field("live", pattern="^(live|async)$")
     move_seconds: int | None = Field(None, ge=5, le=7 * 86400, description="Time per decision.")
     game_seconds: int | None = Field(None, ge=30, le=30 * 86400, description="Time per seat.")
     grace_seconds: int = Field(30, ge=0, le=86400, description="Extra time before a bot steps in.")
-    takeover_bot: str = Field("easy", max_length=40, description="Who takes an abandoned seat.")
+    takeover_bot: str = Field(
+        "easy", min_length=1, max_length=40, description="Who takes an abandoned seat."
+    )
+    private: StrictBool = Field(
+        False, description="Listed nowhere: people come only through the invitation."
+    )
 
 
 CLOCK_FIELDS = {"move_seconds", "game_seconds", "grace_seconds", "takeover_bot"}
@@ -78,15 +93,31 @@ def _described() -> list[dict[str, Any]]:
     return [game.describe() for game in games.all()]
 
 
-@router.post("/tables", status_code=201)
+@router.post("/tables", status_code=201, responses=refusals(400, 401, 403, 409, 413, 422, 429))
 def create_table(
     body: NewTable,
+    request: Request,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
 ) -> Created:
+    """A new open table. One person hosts a few open tables at most (409), and one address
+    makes a few dozen tables an hour (429): nobody fills the lobby alone."""
+    config = request.app.state.settings
+    per_hour = config.tables_per_address_per_hour
+    request.app.state.limits.spend_hourly(request, "new tables", per_hour)
     clock = body.model_dump(include=CLOCK_FIELDS)
-    table_id = hub.create(user, body.game, body.players, body.options, body.seats, body.mode, clock)
+    table_id = hub.create(
+        user,
+        body.game,
+        body.players,
+        body.options,
+        body.seats,
+        body.mode,
+        clock,
+        most_open=config.open_tables_per_host,
+        private=body.private,
+    )
     table = s.get(Table, table_id)
     assert table is not None
     return Created(id=table_id, invite=table.invite)
@@ -94,14 +125,35 @@ def create_table(
 
 @router.get("/tables")
 def open_tables(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
-    """Tables still looking for players, newest first."""
+    """Tables still looking for players (open, with a free seat), newest first."""
+    free_seat = (
+        select(Seat.id)
+        .where(Seat.table_id == Table.id, Seat.user_id.is_(None), Seat.bot.is_(None))
+        .exists()
+    )
     found = s.scalars(
-        select(Table).where(Table.status == "open").order_by(Table.id.desc()).limit(100)
+        select(Table)
+        .where(Table.status == "open", free_seat, Table.private.is_(False))
+        .order_by(Table.id.desc())
+        .limit(100)
     ).all()
     return [_summary(table) for table in found]
 
 
-@router.get("/tables/mine")
+@router.get("/tables/running")
+def tables_to_watch(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
+    """Games in play that anyone may watch as a spectator (not private ones), the most
+    recently active first."""
+    found = s.scalars(
+        select(Table)
+        .where(Table.status == "running", Table.private.is_(False))
+        .order_by(Table.updated_at.desc())
+        .limit(50)
+    ).all()
+    return [_summary(table) for table in found]
+
+
+@router.get("/tables/mine", responses=refusals(401))
 def my_tables(
     user: User = Depends(signed_in), s: DbSession = Depends(db_session)
 ) -> list[dict[str, Any]]:
@@ -120,7 +172,7 @@ def _seat_number(table: Table, user_id: int) -> int | None:
     return next((seat.number for seat in table.seats if seat.user_id == user_id), None)
 
 
-@router.get("/tables/{table_id}")
+@router.get("/tables/{table_id}", responses=refusals(404, 422))
 def table_info(
     table_id: TableId,
     user: User | None = Depends(viewer),
@@ -141,7 +193,7 @@ def table_info(
     return info
 
 
-@router.post("/tables/{table_id}/join")
+@router.post("/tables/{table_id}/join", responses=refusals(401, 403, 404, 409, 413, 422))
 def join(
     table_id: TableId,
     user: User = Depends(signed_in),
@@ -150,13 +202,13 @@ def join(
     return Joined(seat=hub.join(table_id, user))
 
 
-@router.get("/invites/{code}")
+@router.get("/invites/{code}", responses=refusals(404))
 def invitation(code: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
     """The table an invitation link leads to."""
     return _summary(_invited(s, code))
 
 
-@router.post("/invites/{code}/join")
+@router.post("/invites/{code}/join", responses=refusals(401, 403, 404, 409, 413))
 def join_by_invitation(
     code: str,
     user: User = Depends(signed_in),
@@ -173,21 +225,33 @@ def _invited(s: DbSession, code: str) -> Table:
     return table
 
 
-@router.post("/tables/{table_id}/leave", status_code=204)
+@router.post(
+    "/tables/{table_id}/leave", status_code=204, responses=refusals(401, 403, 404, 409, 413, 422)
+)
 def leave(
     table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> None:
     hub.leave(table_id, user)
 
 
-@router.post("/tables/{table_id}/start", status_code=204)
+@router.post("/tables/{table_id}/reclaim", responses=refusals(401, 403, 404, 409, 413, 422))
+def reclaim(
+    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+) -> Joined:
+    """Take back your seat from the bot that plays it (after a time-out, or after leaving)."""
+    return Joined(seat=hub.reclaim(table_id, user))
+
+
+@router.post(
+    "/tables/{table_id}/start", status_code=204, responses=refusals(401, 403, 404, 409, 413, 422)
+)
 def start(
     table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> None:
     hub.start(table_id, user)
 
 
-@router.post("/tables/{table_id}/moves")
+@router.post("/tables/{table_id}/moves", responses=refusals(400, 401, 403, 404, 409, 413, 422))
 def submit_move(
     table_id: TableId,
     body: MoveIn,
@@ -221,7 +285,7 @@ class UndoIn(BaseModel):
     move: int = Field(ge=1, le=MAX_ID, description="The number the undo will have: moves made + 1.")
 
 
-@router.post("/tables/{table_id}/undo")
+@router.post("/tables/{table_id}/undo", responses=refusals(400, 401, 403, 404, 409, 413, 422))
 def undo(
     table_id: TableId,
     body: UndoIn,
@@ -232,7 +296,7 @@ def undo(
     return hub.undo(table_id, _playing_seat(hub, table_id, user), body.move)
 
 
-@router.get("/turns")
+@router.get("/turns", responses=refusals(401))
 def your_turns(
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
@@ -255,7 +319,7 @@ def your_turns(
     return waiting
 
 
-@router.get("/tables/{table_id}/replay/{step}")
+@router.get("/tables/{table_id}/replay/{step}", responses=refusals(404, 409, 422))
 def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """A finished game as everyone may now see it, after move `step` (0: the start)."""
     live = hub.current(table_id)
@@ -278,10 +342,13 @@ def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) ->
     }
 
 
-@router.get("/ratings/{game_id}")
+@router.get("/ratings/{game_id}", responses=refusals(404))
 def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
     """Elo ratings in one game: people, and the bot levels rated apart."""
-    game = games.get(game_id)
+    try:
+        game = games.get(game_id)
+    except MeadowError as unknown:
+        raise ApiError(404, str(unknown)) from None
     rows = s.scalars(
         select(Rating).where(Rating.game == game.id).order_by(Rating.rating.desc())
     ).all()
@@ -294,7 +361,7 @@ def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
     }
 
 
-@router.get("/tables/{table_id}/record")
+@router.get("/tables/{table_id}/record", responses=refusals(404, 409, 422))
 def record(table_id: TableId, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """The whole record, seed included: only once the game is over."""
     live = hub.current(table_id)
@@ -326,8 +393,7 @@ async def watch(
         await websocket.close(code=4404, reason=refused.message)
         return
     await websocket.accept()
-    seat = live.seat_of(user_id)
-    listener = Listener(seat)
+    listener = Listener(user_id)
     hub.subscribe(live, listener, since)
     sending = asyncio.create_task(_send_news(websocket, listener))
     try:
@@ -363,12 +429,27 @@ async def _converse(
     # The sender may find the client gone first (while a move was being recorded): Starlette
     # then marks the socket disconnected, and reading from it would raise another error.
     while websocket.application_state is WebSocketState.CONNECTED:
-        text = await websocket.receive_text()  # raises WebSocketDisconnect when the client goes
+        text = await _received_text(websocket)
+        if text is None:
+            return
         # Cancelled (a server stopping), a move whose line is being committed is still
         # settled: its commit's callback does that (`Tables.play`).
         answer = await _play(hub, listener, live, user_id, text)
         if answer is not None:
             listener.send(answer)
+
+
+async def _received_text(websocket: WebSocket) -> str | None:
+    """The next text frame; None once the socket is closed because the client sent a frame
+    no page sends (binary). Raises WebSocketDisconnect when the client goes. (A text frame
+    of invalid UTF-8 never gets here: the protocol layer closes it with 1007.)"""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        await websocket.close(code=1003, reason="text frames (JSON) only")
+    return text
 
 
 class SocketMove(BaseModel):
@@ -414,6 +495,7 @@ def _summary(table: Table) -> dict[str, Any]:
         "players": table.players,
         "options": table.options,
         "mode": table.mode,
+        "private": table.private,
         "status": table.status,
         "moves_made": table.moves_made,
         "clock": {

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { html } from "./draw.js";
-import { botName, t, LANGUAGES } from "./i18n.js";
+import { botName, currentLanguage, t, LANGUAGES } from "./i18n.js";
 import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./app.js";
 
 export async function accountPage(mode) {
@@ -72,13 +72,11 @@ export async function profilePage() {
   return { nodes };
 }
 
-function choice(key, options, labelOf) {
+function choice(key, options, labelOf, current = session.settings[key]) {
   const select = html(
     "select",
     { name: key },
-    options.map((value) =>
-      html("option", { value, selected: session.settings[key] === value }, [labelOf(value)]),
-    ),
+    options.map((value) => html("option", { value, selected: current === value }, [labelOf(value)])),
   );
   select.addEventListener("change", () => change({ [key]: select.value }));
   return html("label", {}, [t(`settings.${key}`), select]);
@@ -103,7 +101,7 @@ async function change(changes) {
 function settingsForm() {
   return html("section", { class: "card" }, [
     html("h2", {}, [t("settings.title")]),
-    choice("language", LANGUAGES, (lang) => t(`language.${lang}`)),
+    choice("language", LANGUAGES, (lang) => t(`language.${lang}`), currentLanguage()),
     toggle("animations"),
     toggle("colourblind"),
     html("h3", {}, [t("renature.title")]),

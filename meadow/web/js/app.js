@@ -11,7 +11,7 @@ import { replayPage } from "./replay.js";
 export const GAMES = ["topiary", "harmonies", "renature", "mystic_vale"];
 
 const DEFAULT_SETTINGS = {
-  language: "en",
+  language: null, // not chosen: the browser's own
   animations: true,
   colourblind: false,
   renature_scored_colour: true,
@@ -39,15 +39,31 @@ function visitorSettings() {
   }
 }
 
-export async function saveSettings(changes) {
+// Saves run one after another: each sends the whole settings, so one that overtook an
+// earlier one on the wire would be undone by it. The body says when all have landed.
+let saving = Promise.resolve();
+let unsaved = 0;
+
+export function saveSettings(changes) {
   session.settings = { ...session.settings, ...changes };
+  const settings = { ...session.settings };
+  unsaved += 1;
+  document.body.dataset.settings = "saving";
+  const saved = saving.then(() => storeSettings(settings));
+  saving = saved.catch(() => {});
+  return saved.finally(() => {
+    unsaved -= 1;
+    if (unsaved === 0) document.body.dataset.settings = "saved";
+  });
+}
+
+async function storeSettings(settings) {
   if (session.me) {
-    const me = await api("PUT", "/api/accounts/me/settings", session.settings);
-    session.me = me;
+    session.me = await api("PUT", "/api/accounts/me/settings", settings);
   } else {
-    localStorage.setItem("meadow-settings", JSON.stringify(session.settings));
+    localStorage.setItem("meadow-settings", JSON.stringify(settings));
   }
-  await useLanguage(session.settings.language, GAMES);
+  await useLanguage(settings.language, GAMES);
   applySettings();
 }
 
@@ -64,6 +80,11 @@ export function notice(message, kind = "error") {
   box.hidden = false;
   clearTimeout(notice.timer);
   notice.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+function clearError() {
+  const box = document.getElementById("notice");
+  if (box && box.classList.contains("error")) box.hidden = true;
 }
 
 // The sentence to show for a refused request: the server's own, else one of ours.
@@ -117,6 +138,7 @@ export async function route() {
   const mine = ++routing;
   if (leave) leave();
   leave = null;
+  clearError(); // a refusal belongs to the page it was made on
   drawNav();
   const address = location.hash || "#/";
   const needsAccount = !/^#\/(login|signup|table|replay|invite)/.test(address);

@@ -15,8 +15,20 @@ async function load(lang, file) {
   return loaded[name];
 }
 
+// The browser's own language, for someone who has not chosen one (German for a German
+// browser); English when it speaks none of ours.
+export function browserLanguage() {
+  const spoken = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+  for (const tag of spoken) {
+    const lang = String(tag || "").slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(lang)) return lang;
+  }
+  return "en";
+}
+
+// `lang`: the person's choice, or null to speak the browser's language.
 export async function useLanguage(lang, games = []) {
-  const chosen = LANGUAGES.includes(lang) ? lang : "en";
+  const chosen = LANGUAGES.includes(lang) ? lang : browserLanguage();
   // Switch only once the strings are here: a page drawn meanwhile shows the old language,
   // never keys.
   await Promise.all([load(chosen, "app"), ...games.map((g) => load(chosen, g))]);

@@ -12,8 +12,16 @@ export async function lobbyPage() {
   const games = await api("GET", "/api/games");
   const lists = html("div", { class: "lists" });
   const refresh = async () => {
-    const [open, mine] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tables/mine")]);
-    lists.replaceChildren(tableList("lobby.open", open, joinButton), tableList("lobby.mine", mine, openLink));
+    const [open, mine, running] = await Promise.all([
+      api("GET", "/api/tables"),
+      api("GET", "/api/tables/mine"),
+      api("GET", "/api/tables/running"),
+    ]);
+    lists.replaceChildren(
+      tableList("lobby.open", open, joinButton),
+      tableList("lobby.mine", mine, openLink),
+      tableList("lobby.watch", running, watchLink),
+    );
   };
   await refresh();
   // Tables open and fill while the lobby is on screen: look again every few seconds.
@@ -56,6 +64,10 @@ function joinButton(table) {
     }
   });
   return button;
+}
+
+function watchLink(table) {
+  return html("a", { href: `#/table/${table.id}`, class: "watch" }, [t("lobby.watch_link", { moves: table.moves_made })]);
 }
 
 function openLink(table) {
@@ -104,6 +116,7 @@ function newTableForm(games) {
     html("option", { value: "async" }, [t("lobby.async")]),
   ]);
   const moveSeconds = html("input", { type: "number", name: "move_seconds", min: 10, max: 86400 * 7, placeholder: t("lobby.no_clock") });
+  const privateBox = html("input", { type: "checkbox", name: "private" });
   const options = html("div", { class: "options" });
   const seats = html("div", { class: "seats" });
   let optionFields = [];
@@ -138,6 +151,7 @@ function newTableForm(games) {
     options,
     html("label", {}, [t("lobby.mode"), mode]),
     html("label", {}, [t("lobby.move_seconds"), moveSeconds]),
+    html("label", { class: "check" }, [privateBox, t("lobby.private")]),
     html("button", { type: "submit", class: "primary" }, [t("lobby.create")]),
   ]);
   form.addEventListener("submit", async (event) => {
@@ -149,6 +163,7 @@ function newTableForm(games) {
       options: Object.fromEntries(optionFields.map(([name, f]) => [name, f.read()])),
       seats: chosenSeats,
       mode: mode.value,
+      private: privateBox.checked,
     };
     if (moveSeconds.value) body.move_seconds = Number(moveSeconds.value);
     try {

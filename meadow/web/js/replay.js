@@ -60,7 +60,7 @@ export async function replayPage(id) {
           html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),
         ]),
       ]),
-      shown.result ? resultPanel(module, ctx) : null,
+      ...(shown.result ? [resultPanel(module, ctx)] : []),
     );
   };
   const keys = (event) => {

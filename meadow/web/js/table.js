@@ -90,6 +90,11 @@ class LiveTable {
       go(`#/table/${this.info.id}`);
       return;
     }
+    if (message.status === "open") {
+      // Someone took or gave up a seat: the waiting room shows it (and the Start button).
+      this.refreshSeats();
+      return;
+    }
     const known = this.lastNumber();
     for (const line of message.moves) if (line.number > known) this.addLine(line);
     if (message.view !== undefined) this.setPosition(message);
@@ -128,6 +133,19 @@ class LiveTable {
     const { planned, conflicts } = planPaths(choices, (c) => this.module.path(c, this.ctx()));
     for (const conflict of conflicts) console.error(`path conflict: ${conflict}`);
     this.planned = planned;
+  }
+
+  // A bot plays this person's seat (a time-out, or leaving): one click takes it back.
+  reclaimButton() {
+    const take = async () => {
+      try {
+        await api("POST", `/api/tables/${this.info.id}/reclaim`);
+        await this.refreshSeats();
+      } catch (error) {
+        this.refused(problem(error));
+      }
+    };
+    return html("button", { type: "button", class: "reclaim", onclick: take }, [t("table.reclaim")]);
   }
 
   async refreshSeats() {
@@ -225,13 +243,14 @@ class LiveTable {
         },
         [
           html("span", { class: "mark" }, [draw.seatSymbol(s.seat)]),
-          s.person || (s.bot ? botName(s.bot) : t("lobby.free_seat")),
+          seatLabel(s),
           s.seat === this.seat ? ` (${t("table.you")})` : "",
+          s.seat === this.seat && s.bot && this.info.status === "running" ? this.reclaimButton() : null,
         ],
       ),
     );
     const status = !position
-      ? t("table.waiting")
+      ? t(this.info.status === "abandoned" ? "table.closed" : "table.waiting")
       : position.over
         ? t("table.over")
         : myTurn
@@ -368,6 +387,11 @@ class LiveTable {
 // Why a move was refused, in the page's language where the page knows the reason: the
 // page offers only legal moves, so a refusal means the game moved on (409) or the seat is
 // not this person's to move (403). Other reasons are the engine's own sentence.
+function seatLabel(seat) {
+  if (seat.person && seat.bot) return t("table.bot_plays", { bot: botName(seat.bot), name: seat.person });
+  return seat.person || (seat.bot ? botName(seat.bot) : t("lobby.free_seat"));
+}
+
 function refusal(status, text) {
   if (status === 409) return t("table.moved_on");
   if (status === 403) return t("table.not_yours");
