@@ -25,10 +25,10 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 
 # What a process hears: a table's number and what changed there (LINE: lines of its log;
-# TABLE: anything else, seats or status), a hint to read that from the database; (None,
-# TABLE): anything may have changed, after a reconnection.
+# CHAT: lines of its chat; TABLE: anything else, seats or status), a hint to read that
+# from the database; (None, TABLE): anything may have changed, after a reconnection.
 News = Callable[[int | None, str], None]
-LINE, TABLE = "line", "table"
+LINE, TABLE, CHAT = "line", "table", "chat"
 
 log = logging.getLogger("meadow.server")
 
@@ -127,8 +127,8 @@ class RedisCluster:
                 time.sleep(wait)
 
     def publish(self, table_id: int, kind: str = TABLE) -> None:
-        """Tell the other processes that `table_id` changed: a LINE of its log, or
-        (TABLE) its seats or status."""
+        """Tell the other processes that `table_id` changed: a LINE of its log, a line
+        of its CHAT, or (TABLE) its seats or status."""
         self.publishing.submit(self._publish, table_id, kind)
 
     def _publish(self, table_id: int, kind: str) -> None:
@@ -183,4 +183,4 @@ def _news_of(data: bytes | str) -> tuple[int | None, str, str]:
     if not (number.isdigit() and len(number) <= 10):
         log.warning("cluster news: ignored a message that names no table (%.40r)", text)
         return None, TABLE, ""
-    return int(number), LINE if kind == LINE else TABLE, sender
+    return int(number), kind if kind in (LINE, CHAT) else TABLE, sender

@@ -24,6 +24,7 @@ class Listener:
     socket's event loop; news may come from any thread."""
 
     user_id: int | None
+    muted: frozenset[int] = frozenset()  # whose chat this person does not read
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
     thread: int = field(default_factory=threading.get_ident)
@@ -80,6 +81,8 @@ class LiveTable:
     # not yet in the log. No other line may be proposed meanwhile.
     pending: int | None = None
     listeners: list[Listener] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines (`server.chat`)
+    chat_seen: int = 0  # the number of the last chat line told here
 
     def seat_of(self, user_id: int | None) -> int | None:
         for number, (user, _bot) in enumerate(self.seats):

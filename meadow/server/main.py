@@ -26,7 +26,7 @@ from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.mail import Mailer
 from meadow.server.protect import SameSite, SecurityHeaders
-from meadow.server.routers import accounts, tables
+from meadow.server.routers import accounts, chat, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
 from meadow.store import Database
@@ -80,6 +80,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.state.limits = limits.for_app(app, config)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    app.include_router(chat.router)
     _answer_unrouted(app)
     # Last, so every /api route is matched before the pages.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")

@@ -62,6 +62,9 @@ class Settings(BaseSettings):
     open_tables_per_host: int = Field(
         3, ge=1, description="Open (not yet started) tables one person may host; then 409."
     )
+    chat_lines_per_minute: int = Field(
+        10, ge=1, description="Chat messages one person may write in a minute; then 429."
+    )
     guest_days: int = Field(
         7, ge=1, description="A guest account without a seat is deleted after so many idle days."
     )

@@ -33,10 +33,10 @@ from meadow.core.game import State
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.core.undo import why_not_undoable
-from meadow.server import outbound
+from meadow.server import chat, outbound
 from meadow.server.botrules import BotRules
 from meadow.server.clocks import Clock
-from meadow.server.cluster import LINE, TABLE, Alone, RedisCluster
+from meadow.server.cluster import CHAT, LINE, TABLE, Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable, encode
 from meadow.server.mail import Mailer
@@ -112,6 +112,11 @@ class Tables:
         with self.guard:
             return self.live.setdefault(table_id, loaded)
 
+    def held(self) -> list[LiveTable]:
+        """The tables in this process's memory."""
+        with self.guard:
+            return list(self.live.values())
+
     def current(self, table_id: int) -> LiveTable:
         """The table with every line logged so far, by any process: what a reader who may
         have just heard of a move elsewhere must be shown (news may still be on its way)."""
@@ -129,6 +134,7 @@ class Tables:
                 select(Move).where(Move.table_id == table_id).order_by(Move.number)
             ).all()
             live = _live(table)
+            chat.load(live, s)
         if live.status in ("running", "finished"):
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
@@ -182,6 +188,9 @@ class Tables:
 
     def _hear(self, live: LiveTable, kind: str) -> None:
         try:
+            if kind == CHAT:
+                chat.hear(self, live)
+                return
             if self._read_lines(live):
                 return
             # A line's news with nothing new to read: another reader was quicker. Unless
@@ -740,12 +749,23 @@ class Tables:
 
     # -- what a seat sees -------------------------------------------------------------
 
-    def sync(self, live: LiveTable, seat: int | None, since: int = 0) -> dict[str, Any]:
-        """Everything since move `since` for one recipient: the events of each move and
-        where the game stands now."""
+    def sync(
+        self,
+        live: LiveTable,
+        seat: int | None,
+        since: int = 0,
+        muted: frozenset[int] = frozenset(),
+    ) -> dict[str, Any]:
+        """Everything since move `since` for one recipient: the events of each move, where
+        the game stands now, and the latest chat but what the recipient muted."""
         with live.lock:
             moves = [outbound.log_line(entry, seat) for entry in live.log[max(0, since) :]]
-            fields: dict[str, Any] = {"table": live.id, "status": live.status, "moves": moves}
+            fields: dict[str, Any] = {
+                "table": live.id,
+                "status": live.status,
+                "moves": moves,
+                "chat": chat.readable(live.chat, muted),
+            }
             if live.state is not None:
                 fields.update(outbound.position(live.state, seat, live.moves_made))
             return outbound.message("sync", **fields)
@@ -755,7 +775,8 @@ class Tables:
         under the lock, so that no line is missed or told before the sync."""
         with live.lock:
             live.listeners.append(listener)
-            listener.send(self.sync(live, live.seat_of(listener.user_id), since))
+            seat = live.seat_of(listener.user_id)
+            listener.send(self.sync(live, seat, since, listener.muted))
 
     def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
         with live.lock:
@@ -771,7 +792,7 @@ class Tables:
         with live.lock:
             for listener in live.listeners:
                 seat = live.seat_of(listener.user_id)
-                listener.send(self.sync(live, seat, since=live.moves_made))
+                listener.send(self.sync(live, seat, live.moves_made, listener.muted))
 
     # -- clocks and leaving -------------------------------------------------------------
 

@@ -2,6 +2,27 @@
 by default, PostgreSQL for many nodes), with its schema under Alembic migrations."""
 
 from meadow.store.db import Database
-from meadow.store.models import Base, Move, Rating, Seat, Session, Table, User
+from meadow.store.models import (
+    Base,
+    ChatMessage,
+    Move,
+    Mute,
+    Rating,
+    Seat,
+    Session,
+    Table,
+    User,
+)
 
-__all__ = ["Base", "Database", "Move", "Rating", "Seat", "Session", "Table", "User"]
+__all__ = [
+    "Base",
+    "ChatMessage",
+    "Database",
+    "Move",
+    "Mute",
+    "Rating",
+    "Seat",
+    "Session",
+    "Table",
+    "User",
+]

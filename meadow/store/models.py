@@ -90,6 +90,8 @@ class Table(Base):
     grace_seconds: Mapped[int] = mapped_column(default=30)
     takeover_bot: Mapped[str] = mapped_column(String(40), default="easy")
     private: Mapped[bool] = mapped_column(default=False)  # never listed: the invitation only
+    # The table its people were offered to play again at, once one of them asked for it.
+    rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
     turn_since: Mapped[datetime] = mapped_column(default=now)  # the pending decision began
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
@@ -112,9 +114,16 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(40))
     used_ms: Mapped[int] = mapped_column(default=0)  # thinking time used, for game clocks
     left_at: Mapped[datetime | None]  # the person left a running game
+    # Held for this person (a rematch keeps each seat for whoever played it): nobody else
+    # may take it.
+    reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # The seat's rating in this game before and after it ended (a person's, or the bot
+    # level's), written with the ratings in the last move's transaction.
+    rating_before: Mapped[float | None]
+    rating_after: Mapped[float | None]
 
     table: Mapped[Table] = relationship(back_populates="seats")
-    user: Mapped[User | None] = relationship()
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id])
 
 
 class Move(Base):
@@ -131,6 +140,38 @@ class Move(Base):
     action: Mapped[str] = mapped_column(Text)
     note: Mapped[str | None] = mapped_column(String(200))  # e.g. "bot took over on time-out"
     created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class ChatMessage(Base):
+    """A line of a table's chat, by a seated person or a spectator. Plain text, shown
+    escaped; `hidden_at` set by the site's host takes it out of every view (kept for the
+    record of what was said)."""
+
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    seat: Mapped[int | None]  # None: said by a spectator
+    move: Mapped[int]  # moves made when it was said: where it falls in the replay
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    hidden_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class Mute(Base):
+    """`user_id` reads nothing `muted_id` writes, at any table."""
+
+    __tablename__ = "mutes"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    muted_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
 
 
 class Rating(Base):

@@ -32,7 +32,7 @@ from meadow.server.deps import (
 from meadow.server.errors import ApiError, Refusal, refusals
 from meadow.server.limits import Limits, Rule, client_address
 from meadow.server.settings import Settings
-from meadow.store import Database, Session, User
+from meadow.store import Database, Mute, Session, User
 from meadow.store.models import name_key
 
 router = APIRouter(prefix="/api/accounts", tags=["accounts"])
@@ -83,6 +83,12 @@ class Display(BaseModel, extra="forbid"):
     renature_animals: Literal["faded", "hidden", "visible"] = Field(
         "faded", description="Renature: how animals that no longer matter are drawn."
     )
+    turn_notification: StrictBool = Field(
+        False, description="A browser notification when it becomes your move in a hidden tab."
+    )
+    turn_sound: StrictBool = Field(
+        False, description="A short sound when it becomes your move in a hidden tab."
+    )
 
 
 class Me(BaseModel):
@@ -92,6 +98,7 @@ class Me(BaseModel):
     email: str | None = None
     notify: bool = False
     settings: Display = Display()
+    muted: list[str] = Field(default_factory=list, description="Whose chat you do not read.")
 
 
 class Preferences(BaseModel):
@@ -322,7 +329,7 @@ def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     if session is None:
         raise ApiError(401, "not signed in")
     user = session.user
-    return _me(user, session.csrf)
+    return _me(user, session.csrf, _muted_names(s, user))
 
 
 @router.put("/me", responses=refusals(400, 401, 403, 413))
@@ -347,8 +354,8 @@ def set_display(
     s: DbSession = Depends(db_session),
     w: DbSession = Depends(db_writer),
 ) -> Me:
-    """How the browser shows things to you: language, animations, colour-blind help, and the
-    settings of single games."""
+    """How the browser shows things to you: language, animations, colour-blind help, turn
+    alerts (a notification, a sound), and the settings of single games."""
     return _saved(request, user, s, w, settings=body.model_dump())
 
 
@@ -360,10 +367,15 @@ def _saved(request: Request, user: User, s: DbSession, w: DbSession, **changes: 
         setattr(user, name, value)
     session = session_of(request, s)
     assert session is not None
-    return _me(user, session.csrf)
+    return _me(user, session.csrf, _muted_names(s, user))
 
 
-def _me(user: User, csrf: str) -> Me:
+def _muted_names(s: DbSession, user: User) -> list[str]:
+    muted = select(User.name).join(Mute, Mute.muted_id == User.id).where(Mute.user_id == user.id)
+    return list(s.scalars(muted.order_by(User.name)))
+
+
+def _me(user: User, csrf: str, muted: list[str] | None = None) -> Me:
     return Me(
         name=user.name,
         guest=user.password_hash is None,
@@ -371,6 +383,7 @@ def _me(user: User, csrf: str) -> Me:
         email=user.email,
         notify=user.notify,
         settings=_display(user.settings),
+        muted=muted or [],
     )
 
 

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketState
 
 from meadow import games
 from meadow.core.errors import IllegalAction, MeadowError
-from meadow.server import outbound
+from meadow.server import chat, outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
 from meadow.server.errors import ApiError, refusals
 from meadow.server.live import Listener, LiveTable
@@ -189,7 +189,8 @@ def table_info(
     info["you_host"] = user is not None and table.host_id == user.id
     if user is not None and (seat is not None or info["you_host"]):
         info["invite"] = table.invite
-    info["game_state"] = hub.sync(live, seat, since=live.moves_made)
+    muted = chat.muted_by(s, user.id if user else None)
+    info["game_state"] = hub.sync(live, seat, live.moves_made, muted)
     return info
 
 
@@ -388,12 +389,12 @@ async def watch(
         await websocket.close(code=4403, reason="a socket only from this site's own pages")
         return
     try:  # the database is not touched on the event loop
-        user_id, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
+        user_id, muted, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
     except ApiError as refused:
         await websocket.close(code=4404, reason=refused.message)
         return
     await websocket.accept()
-    listener = Listener(user_id)
+    listener = Listener(user_id, muted)
     hub.subscribe(live, listener, since)
     sending = asyncio.create_task(_send_news(websocket, listener))
     try:
@@ -405,11 +406,14 @@ async def watch(
         sending.cancel()
 
 
-def _watcher(hub: Tables, websocket: WebSocket, table_id: int) -> tuple[int | None, LiveTable]:
+def _watcher(
+    hub: Tables, websocket: WebSocket, table_id: int
+) -> tuple[int | None, frozenset[int], LiveTable]:
     with hub.db.open() as s:
         session = session_of(websocket, s)
         user_id = session.user_id if session else None
-    return user_id, hub.current(table_id)
+        muted = chat.muted_by(s, user_id)
+    return user_id, muted, hub.current(table_id)
 
 
 async def _send_news(websocket: WebSocket, listener: Listener) -> None:

@@ -1,0 +1,163 @@
+"""Table chat: what the people at a table, seated or watching, say to each other.
+
+A line is stored with its table (the database is the truth, as for moves), then told to
+every socket of the table in this process and, through the cluster's news, in the others:
+each process reads the lines it has not told yet, in the order of their numbers. A table
+keeps its latest lines in memory for the sync a socket gets when it opens. Nobody reads
+what a person they muted writes; a line the site's host hid is read by nobody.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session as DbSession
+
+from meadow.server import outbound
+from meadow.server.cluster import CHAT
+from meadow.server.errors import ApiError
+from meadow.store import ChatMessage, Mute, Table, User
+
+if TYPE_CHECKING:
+    from meadow.server.live import LiveTable
+    from meadow.server.tables import Tables
+
+MAX_CHARS = 500
+KEPT = 200  # the latest lines a table holds in memory; older ones are read from the store
+
+
+def cleaned(text: str) -> str:
+    """The text as it is stored: without control characters (a line break stays), without
+    space around it; refused when nothing is left or it is too long."""
+    kept = "".join(c for c in text if c == "\n" or unicodedata.category(c) != "Cc")
+    kept = kept.strip()
+    if not kept:
+        raise ApiError(422, "a chat message needs some text")
+    if len(kept) > MAX_CHARS:
+        raise ApiError(422, f"a chat message is at most {MAX_CHARS} characters, not {len(kept)}")
+    return kept
+
+
+def line(row: ChatMessage) -> dict[str, Any]:
+    """A line as pages read it."""
+    return {
+        "id": row.id,
+        "user": row.user_id,
+        "name": row.user.name,
+        "seat": row.seat,
+        "move": row.move,
+        "text": row.text,
+        "at": _utc(row.created_at).isoformat(),
+    }
+
+
+def stored_lines(s: DbSession, table_id: int, after: int = 0) -> list[dict[str, Any]]:
+    """The table's lines after number `after`, not hidden, in order."""
+    rows = s.scalars(
+        select(ChatMessage)
+        .where(
+            ChatMessage.table_id == table_id,
+            ChatMessage.id > after,
+            ChatMessage.hidden_at.is_(None),
+        )
+        .order_by(ChatMessage.id)
+    ).all()
+    return [line(row) for row in rows]
+
+
+def muted_by(s: DbSession, user_id: int | None) -> frozenset[int]:
+    """Whom `user_id` has muted (nobody, for a visitor)."""
+    if user_id is None:
+        return frozenset()
+    return frozenset(s.scalars(select(Mute.muted_id).where(Mute.user_id == user_id)))
+
+
+def readable(lines: list[dict[str, Any]], muted: frozenset[int]) -> list[dict[str, Any]]:
+    return [entry for entry in lines if entry["user"] not in muted]
+
+
+def load(live: LiveTable, s: DbSession) -> None:
+    """A table's latest lines, as it is loaded into memory."""
+    newest = s.scalars(
+        select(ChatMessage.id)
+        .where(ChatMessage.table_id == live.id)
+        .order_by(ChatMessage.id.desc())
+        .limit(1)
+    ).first()
+    live.chat = stored_lines(s, live.id, max(0, (newest or 0) - 4 * KEPT))[-KEPT:]
+    live.chat_seen = newest or 0
+
+
+def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:
+    """Store a line by `user` at the table and tell everyone there."""
+    text = cleaned(text)
+    live = hub.get(table_id)
+    with hub.db.write() as s:
+        # Locked: the lines of one table commit in the order of their numbers, whichever
+        # process stores them, so that a reader who has told line N misses none below it.
+        table = s.get(Table, table_id, with_for_update=True)
+        if table is None:
+            raise ApiError(404, f"there is no table {table_id}")
+        if table.status == "abandoned":
+            raise ApiError(409, "this table was closed: nobody is there to read it")
+        seat = next((t.number for t in table.seats if t.user_id == user.id), None)
+        row = ChatMessage(
+            table_id=table_id,
+            user_id=user.id,
+            seat=seat,
+            move=table.moves_made,
+            text=text,
+            created_at=datetime.now(UTC),
+        )
+        s.add(row)
+        s.flush()
+        said = line(row)
+        s.commit()
+    hear(hub, live)
+    hub.cluster.publish(table_id, CHAT)
+    return said
+
+
+def hear(hub: Tables, live: LiveTable) -> None:
+    """Tell this process's sockets of the table the lines stored since the last told."""
+    with live.lock:
+        with hub.db.open() as s:
+            fresh = stored_lines(s, live.id, live.chat_seen)
+        for entry in fresh:
+            live.chat.append(entry)
+            message = outbound.message("chat", **entry)
+            for listener in live.listeners:
+                if entry["user"] not in listener.muted:
+                    listener.send(message)
+            live.chat_seen = entry["id"]
+        del live.chat[:-KEPT]
+
+
+def mute(hub: Tables, s: DbSession, user: User, name: str, muted: bool) -> None:
+    """Mute (or unmute) the person called `name` for `user`, on every socket of `user`'s
+    in this process at once (others read the mutes again when they open)."""
+    other = s.scalar(select(User).where(User.name == name))
+    if other is None:
+        raise ApiError(404, f"there is nobody called {name!r}")
+    if other.id == user.id:
+        raise ApiError(422, "you cannot mute yourself")
+    found = s.get(Mute, (user.id, other.id))
+    if muted and found is None:
+        s.add(Mute(user_id=user.id, muted_id=other.id))
+    elif not muted and found is not None:
+        s.delete(found)
+    s.commit()
+    for live in hub.held():
+        with live.lock:
+            for listener in live.listeners:
+                if listener.user_id == user.id:
+                    listener.muted = (
+                        listener.muted | {other.id} if muted else listener.muted - {other.id}
+                    )
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -1,0 +1,80 @@
+"""Table chat and muting: the social half of a table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session as DbSession
+
+from meadow.server import chat
+from meadow.server.deps import db_session, db_writer, signed_in, tables, viewer
+from meadow.server.errors import ApiError, refusals
+from meadow.server.limits import Rule
+from meadow.server.routers.tables import MAX_ID, TableId
+from meadow.server.tables import Tables
+from meadow.store import Table, User
+
+router = APIRouter(prefix="/api", tags=["chat"])
+
+
+class ChatIn(BaseModel):
+    # The stored text is at most chat.MAX_CHARS once cleaned; a little more may come in.
+    text: str = Field(max_length=2 * chat.MAX_CHARS, description="Plain text; shown escaped.")
+
+
+@router.get("/tables/{table_id}/chat", responses=refusals(404, 422))
+def chat_lines(
+    table_id: TableId,
+    after: int = Query(0, ge=0, le=MAX_ID, description="Only lines numbered after this."),
+    user: User | None = Depends(viewer),
+    s: DbSession = Depends(db_session),
+) -> list[dict[str, Any]]:
+    """What was said at the table, oldest first (the replay shows it beside the moves:
+    each line has the number of moves made when it was said). Lines by people you muted
+    are left out."""
+    if s.get(Table, table_id) is None:
+        raise ApiError(404, f"there is no table {table_id}")
+    muted = chat.muted_by(s, user.id if user else None)
+    return chat.readable(chat.stored_lines(s, table_id, after), muted)
+
+
+@router.post(
+    "/tables/{table_id}/chat",
+    status_code=201,
+    responses=refusals(401, 403, 404, 409, 413, 422, 429),
+)
+def say(
+    table_id: TableId,
+    body: ChatIn,
+    request: Request,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+) -> dict[str, Any]:
+    """Say something at the table, seated or watching. A person writes a few lines a
+    minute at most (429), each of at most 500 characters of plain text."""
+    per_minute = request.app.state.settings.chat_lines_per_minute
+    request.app.state.limits.spend(Rule(f"chat:{user.id}", per_minute, 60, "chat messages"))
+    return chat.say(hub, table_id, user, body.text)
+
+
+@router.put("/accounts/me/mutes/{name}", status_code=204, responses=refusals(401, 403, 404, 422))
+def mute(
+    name: str,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    w: DbSession = Depends(db_writer),
+) -> None:
+    """Read nothing more that `name` writes, at any table."""
+    chat.mute(hub, w, user, name, muted=True)
+
+
+@router.delete("/accounts/me/mutes/{name}", status_code=204, responses=refusals(401, 403, 404, 422))
+def unmute(
+    name: str,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    w: DbSession = Depends(db_writer),
+) -> None:
+    chat.mute(hub, w, user, name, muted=False)
