@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import Connection, bindparam, insert, or_, select, update
 
 from meadow.core.game import State
-from meadow.store import Rating
+from meadow.store import Rating, Seat
 
 START = 1500.0
 K = 32.0
@@ -23,6 +23,11 @@ _UPDATE = (
     update(Rating)
     .where(Rating.id == bindparam("p_id"))
     .values(rating=bindparam("p_rating"), games=bindparam("p_games"))
+)
+_SEAT = (
+    update(Seat)
+    .where(Seat.table_id == bindparam("p_table"), Seat.number == bindparam("p_seat"))
+    .values(rating_before=bindparam("p_before"), rating_after=bindparam("p_after"))
 )
 _INSERT = insert(Rating).values(
     game=bindparam("p_game"),
@@ -64,12 +69,17 @@ def updated(ratings: list[float], ranking: list[list[int]], k: float = K) -> lis
 
 
 def rate(
-    connection: Connection, game_id: str, seats: list[tuple[int | None, str | None]], final: State
+    connection: Connection,
+    game_id: str,
+    seats: list[tuple[int | None, str | None]],
+    final: State,
+    table_id: int | None = None,
 ) -> None:
     """Elo for everyone seated, in the transaction of the last move. People and bots each
     have their own rows (bots are rated apart: a bot's rating says how strong the level is
-    on this server). Plain statements, not the ORM: this runs in the move log's writer,
-    which every table's next move waits for."""
+    on this server). Each seat of table `table_id` keeps its rating before and after, for
+    the end of the game to show. Plain statements, not the ORM: this runs in the move
+    log's writer, which every table's next move waits for."""
     keys = [_key(user_id, bot) for user_id, bot in seats]
     if len(keys) < 2:
         return  # a solo game has nobody to be compared with
@@ -84,6 +94,19 @@ def rate(
     change: dict[tuple[str, int | str], float] = {}
     for key, old, new in zip(keys, before, updated(before, ranking), strict=True):
         change[key] = change.get(key, 0.0) + new - old
+    if table_id is not None:
+        connection.execute(
+            _SEAT,
+            [
+                {
+                    "p_table": table_id,
+                    "p_seat": seat,
+                    "p_before": old,
+                    "p_after": round(old + change[key], 1),
+                }
+                for seat, (key, old) in enumerate(zip(keys, before, strict=True))
+            ],
+        )
     for key, delta in change.items():
         if key in stored:
             row_id, rating, games = stored[key]

@@ -197,6 +197,8 @@ class Tables:
             # the table is not at play here yet (its start's news still on its way).
             if kind != LINE or live.status != "running":
                 self._catch_up(live)
+                if kind == TABLE and live.status == "finished":
+                    self._announce_table(live)  # a rematch offered through another process
         except Exception:
             log.exception("table %s: could not read news from the log", live.id)
 
@@ -341,7 +343,8 @@ class Tables:
         return live.id
 
     def join(self, table_id: int, user: User) -> int:
-        """Seat a person at the first free seat for a person of an open table."""
+        """Seat a person at the seat kept for them (a rematch), else at the first free seat
+        for a person of an open table that is kept for nobody else."""
         live = self.get(table_id)
         with live.lock:
             with self.db.write() as s:
@@ -350,8 +353,12 @@ class Tables:
                 _seats_as_stored(live, table)
                 if live.seat_of(user.id) is not None:
                     raise ApiError(409, "you already have a seat at this table")
-                free = [n for n, (u, bot) in enumerate(live.seats) if u is None and bot is None]
+                empty = [t for t in table.seats if t.user_id is None and t.bot is None]
+                kept = [t.number for t in empty if t.reserved_for == user.id]
+                free = kept or [t.number for t in empty if t.reserved_for is None]
                 if not free:
+                    if empty:
+                        raise ApiError(409, "the free seats are kept for the last game's players")
                     raise ApiError(409, "every seat is taken")
                 number = free[0]
                 s.execute(
@@ -441,6 +448,31 @@ class Tables:
                 listener.send(outbound.message("seat", seat=number, bot=None, reason="reclaimed"))
         self.cluster.publish(live.id)
         return number
+
+    def rematch(self, table_id: int, user: User) -> int:
+        """The same game again for the people of a finished one: the first of them to ask
+        hosts a new private table with the same options, clocks and bots, each person's
+        seat kept for them; whoever asks after is seated at theirs. Decided under the old
+        table's row lock, so that two asking at once make one rematch, not two."""
+        old_live = self.get(table_id)
+        with self.db.write() as s:
+            old = _locked(s, table_id)
+            if old.status != "finished":
+                raise ApiError(409, "a rematch follows a finished game")
+            if all(seat.user_id != user.id for seat in old.seats):
+                raise ApiError(403, "only the people who played this game may ask for a rematch")
+            new_id = offered = old.rematch_id
+            if offered is None:
+                new = _again(old, user)
+                s.add(new)
+                s.flush()
+                new_id = old.rematch_id = new.id
+                s.commit()
+        if offered is None:
+            self._table_changed(old_live)  # its pages offer the rematch at once
+        elif self.current(new_id).seat_of(user.id) is None:
+            self.join(new_id, user)
+        return new_id
 
     def start(self, table_id: int, user: User) -> None:
         live = self.get(table_id)
@@ -727,7 +759,9 @@ class Tables:
         used = live.clock.used_ms[entry.seat] + _ms(now - live.clock.turn_since)
         ratings = None
         if final is not None:  # the game ends: its ratings change with this line
-            ratings = partial(rate, game_id=live.game.id, seats=list(live.seats), final=final)
+            ratings = partial(
+                rate, game_id=live.game.id, seats=list(live.seats), final=final, table_id=live.id
+            )
         write_line(
             self.writer,
             table=live.id,
@@ -894,6 +928,35 @@ def _check_open_tables(s: DbSession, host_id: int, most: int) -> None:
             f"you host {most} open tables already ({', '.join(map(str, hosting))}), the most "
             "one person may: start one, or leave it to close it",
         )
+
+
+def _again(old: Table, host: User) -> Table:
+    """A finished table's rematch, hosted by `host`: its other people's seats kept."""
+    table = Table(
+        game=old.game,
+        options=dict(old.options),
+        players=old.players,
+        seed=str(new_seed()),
+        mode=old.mode,
+        invite=secrets.token_urlsafe(12),
+        host_id=host.id,
+        move_seconds=old.move_seconds,
+        game_seconds=old.game_seconds,
+        grace_seconds=old.grace_seconds,
+        takeover_bot=old.takeover_bot,
+        private=True,
+    )
+    for seat in old.seats:
+        person = seat.user_id
+        table.seats.append(
+            Seat(
+                number=seat.number,
+                bot=seat.bot if person is None else None,
+                user_id=person if person == host.id else None,
+                reserved_for=person if person not in (None, host.id) else None,
+            )
+        )
+    return table
 
 
 def _refuse_unless_open(table: Table) -> None:

@@ -124,6 +124,7 @@ class Seat(Base):
 
     table: Mapped[Table] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(foreign_keys=[user_id])
+    reserved: Mapped[User | None] = relationship(foreign_keys=[reserved_for])
 
 
 class Move(Base):

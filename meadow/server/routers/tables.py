@@ -199,7 +199,14 @@ def join(
     table_id: TableId,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
+    s: DbSession = Depends(db_session),
 ) -> Joined:
+    """Take a free seat of a table listed in the lobby (a private table is joined through
+    its invitation: 403 here)."""
+    table = s.get(Table, table_id)
+    if table is not None and table.private:
+        raise ApiError(403, "this table is private: join it through its invitation")
+    s.commit()
     return Joined(seat=hub.join(table_id, user))
 
 
@@ -241,6 +248,22 @@ def reclaim(
 ) -> Joined:
     """Take back your seat from the bot that plays it (after a time-out, or after leaving)."""
     return Joined(seat=hub.reclaim(table_id, user))
+
+
+class Rematch(BaseModel):
+    id: int = Field(description="The rematch's table.")
+    seat: int | None = Field(description="Your seat there.")
+
+
+@router.post("/tables/{table_id}/rematch", responses=refusals(401, 403, 404, 409, 413, 422))
+def rematch(
+    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+) -> Rematch:
+    """Play a finished game again with the same people, options, clocks and bots: the first
+    player to ask hosts it, each other player's seat is kept for them, and asking again (or
+    as another player) seats you there."""
+    new_id = hub.rematch(table_id, user)
+    return Rematch(id=new_id, seat=hub.get(new_id).seat_of(user.id))
 
 
 @router.post(
@@ -508,16 +531,26 @@ def _summary(table: Table) -> dict[str, Any]:
             "grace_seconds": table.grace_seconds,
             "turn_since": _utc(table.turn_since).isoformat(),
         },
+        "rematch": table.rematch_id,
         "seats": [
             {
                 "seat": seat.number,
                 "person": seat.user.name if seat.user else None,
                 "bot": seat.bot,
                 "used_ms": seat.used_ms,
+                "kept_for": seat.reserved.name if seat.reserved else None,
+                "rating": _rating_change(seat),
             }
             for seat in table.seats
         ],
     }
+
+
+def _rating_change(seat: Seat) -> dict[str, float] | None:
+    """The seat's rating before and after the game, once it is over."""
+    if seat.rating_before is None or seat.rating_after is None:
+        return None
+    return {"before": seat.rating_before, "after": seat.rating_after}
 
 
 def _utc(moment: datetime) -> datetime:
