@@ -5,15 +5,19 @@ import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
 import { problem, session } from "./app.js";
 import { loadModule, logLine, resultPanel, seatName } from "./board.js";
+import { ChatBox } from "./chat.js";
+import { afterGame } from "./aftergame.js";
 
 const { html } = draw;
 
 export async function replayPage(id) {
   let info;
   let first;
+  let said;
   try {
     info = await api("GET", `/api/tables/${id}`);
     first = await api("GET", `/api/tables/${id}/replay/0`);
+    said = await api("GET", `/api/tables/${id}/chat`);
   } catch (error) {
     return { nodes: [html("p", { class: "card" }, [problem(error)])] };
   }
@@ -22,6 +26,9 @@ export async function replayPage(id) {
   const players = info.seats.map((s) => ({ name: s.person, bot: s.bot }));
   const last = first.moves;
   let step = last;
+  // What was said at the table, up to the step shown (and after the game, at its end).
+  const chat = new ChatBox(id, { upTo: step });
+  chat.setLines(said);
 
   const show = async (wanted) => {
     step = Math.max(0, Math.min(last, wanted));
@@ -48,6 +55,7 @@ export async function replayPage(id) {
     module.render(board, ctx);
     const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;
     root.dataset.step = step;
+    chat.showUpTo(step === last ? Infinity : step);
     root.replaceChildren(
       html("header", { class: "table-head" }, [
         html("h1", {}, [t("replay.title", { game: t(`${info.game}.title`) })]),
@@ -58,9 +66,10 @@ export async function replayPage(id) {
         html("aside", { class: "side" }, [
           line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
           html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),
+          chat.root,
         ]),
       ]),
-      ...(shown.result ? [resultPanel(module, ctx)] : []),
+      ...(shown.result ? [afterGame(info), resultPanel(module, ctx)] : []),
     );
   };
   const keys = (event) => {

@@ -1,0 +1,135 @@
+// A table's chat: the lines said there, a box to say one, and muting a person.
+//
+// One ChatBox lives as long as its table page; the page moves its node into each redraw,
+// and the box keeps what is being typed, the focus and the scroll through the move.
+
+import { api } from "./api.js";
+import { html } from "./draw.js";
+import { t } from "./i18n.js";
+import { notice, problem, session } from "./app.js";
+
+const MAX_CHARS = 500; // the server's limit (server/chat.py)
+
+export class ChatBox {
+  constructor(tableId, { upTo = null } = {}) {
+    this.tableId = tableId;
+    this.upTo = upTo; // a replay shows the lines said up to its step
+    this.lines = [];
+    this.list = html("ol", { class: "chat-lines", "aria-live": "polite" });
+    this.root = html("section", { class: "chat-box", "data-chat": tableId }, [
+      html("h2", {}, [t("chat.title")]),
+      this.list,
+      upTo === null ? this.form() : null,
+    ]);
+  }
+
+  form() {
+    if (!session.me) return html("p", { class: "hint" }, [t("chat.sign_in")]);
+    this.input = html("input", {
+      type: "text",
+      name: "chat",
+      maxlength: MAX_CHARS,
+      autocomplete: "off",
+      "aria-label": t("chat.placeholder"),
+      placeholder: t("chat.placeholder"),
+    });
+    const form = html("form", { class: "chat-say" }, [this.input, html("button", { type: "submit" }, [t("chat.send")])]);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.say();
+    });
+    return form;
+  }
+
+  async say() {
+    const text = this.input.value.trim();
+    if (!text) return;
+    try {
+      this.add(await api("POST", `/api/tables/${this.tableId}/chat`, { text }));
+      this.input.value = "";
+    } catch (error) {
+      notice(problem(error));
+    }
+  }
+
+  // Every line the server holds for this reader (a sync): the list as it is.
+  setLines(lines) {
+    this.lines = [];
+    for (const line of lines) this.remember(line);
+    this.draw();
+  }
+
+  // One line more (said here, or told by the socket; each line comes once either way).
+  add(line) {
+    if (this.remember(line)) this.draw();
+  }
+
+  remember(line) {
+    if (this.lines.some((l) => l.id === line.id) || this.isMuted(line.name)) return false;
+    this.lines.push(line);
+    this.lines.sort((a, b) => a.id - b.id);
+    return true;
+  }
+
+  showUpTo(step) {
+    this.upTo = step;
+    this.draw();
+  }
+
+  isMuted(name) {
+    return Boolean(session.me && (session.me.muted || []).includes(name));
+  }
+
+  async mute(name) {
+    try {
+      await api("PUT", `/api/accounts/me/mutes/${encodeURIComponent(name)}`);
+      session.me.muted = [...(session.me.muted || []), name];
+      this.lines = this.lines.filter((line) => line.name !== name);
+      this.draw();
+      notice(t("chat.muted", { name }), "info");
+    } catch (error) {
+      notice(problem(error));
+    }
+  }
+
+  draw() {
+    const shown = this.upTo === null ? this.lines : this.lines.filter((line) => line.move <= this.upTo);
+    const atBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 8;
+    this.list.replaceChildren(...shown.map((line) => this.lineNode(line)));
+    if (!shown.length) this.list.append(html("li", { class: "hint" }, [t("chat.empty")]));
+    if (atBottom) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  lineNode(line) {
+    const at = new Date(line.at);
+    const time = at.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+    const mine = session.me && session.me.name === line.name;
+    const who = line.seat === null ? t("chat.watching", { name: line.name }) : line.name;
+    return html("li", { class: mine ? "chat-line mine" : "chat-line", "data-chat-id": line.id }, [
+      html("time", { datetime: line.at }, [time]),
+      " ",
+      html("b", { class: "chat-name" }, [who]),
+      " ",
+      // Plain text, never markup: a line that looks like HTML shows as what was typed.
+      html("span", { class: "chat-text" }, [line.text]),
+      session.me && !mine && this.upTo === null
+        ? html("button", { type: "button", class: "chat-mute", title: t("chat.mute_title", { name: line.name }), onclick: () => this.mute(line.name) }, [t("chat.mute")])
+        : null,
+    ]);
+  }
+
+  // A redraw of the page moves this node, which loses the focus and the scroll: the page
+  // takes them before it redraws (`beforeMove`) and gives them back after (`afterMove`).
+  beforeMove() {
+    const input = this.input;
+    const typing = Boolean(input && document.activeElement === input);
+    return { typing, start: input && input.selectionStart, end: input && input.selectionEnd, scroll: this.list.scrollTop };
+  }
+
+  afterMove(kept) {
+    this.list.scrollTop = kept.scroll;
+    if (!kept.typing) return;
+    this.input.focus();
+    this.input.setSelectionRange(kept.start, kept.end);
+  }
+}

@@ -1,0 +1,158 @@
+"""Two people at one table, as two browsers (issue 20): from the invitation to the rematch
+with no reload anywhere; chat both ways, live, shown as text, muted for whoever muted; the
+end of the game says what it did to the ratings; chat is kept after a reload and in the
+replay. Screenshots of the chat and the end-of-game panel go to docs/screenshots."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from tests.web.conftest import Player
+
+
+def say(player: Player, text: str) -> None:
+    player.page.fill(".chat-box input[name=chat]", text)
+    player.page.press(".chat-box input[name=chat]", "Enter")
+
+
+def chat_texts(player: Player) -> list[str]:
+    return player.page.locator(".chat-box .chat-text").all_inner_texts()
+
+
+def wait_for_chat(player: Player, text: str) -> None:
+    player.page.wait_for_function(
+        "(text) => [...document.querySelectorAll('.chat-box .chat-text')]"
+        ".some((n) => n.textContent === text)",
+        arg=text,
+        timeout=3_000,
+    )
+
+
+def stayed(player: Player) -> bool:
+    """True while the page is the same document it was when `mark` ran: no reload."""
+    return player.page.evaluate("window.meadowStayed === true")
+
+
+def mark(player: Player) -> None:
+    player.page.evaluate("window.meadowStayed = true")
+
+
+def test_from_invitation_to_rematch_without_a_reload(
+    browser: object, server: object, shots: Path
+) -> None:
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in range(2)]
+    host, guest = (Player(c.new_page(), server.base) for c in contexts)
+    host.sign_up("host-social")
+    guest.sign_up("mate-social")
+    table = host.create_table("topiary", [""])
+    invite = host.page.inner_text("code.invite")
+    guest.page.goto(invite)
+    guest.page.wait_for_selector("body[data-ready=true]")
+    for player in (host, guest):
+        mark(player)
+    guest.page.click("section.card button")  # take the seat
+    guest.page.wait_for_selector(f".table[data-table='{table}']")
+
+    # Chat in the waiting room already, both ways, live.
+    say(host, "welcome!")
+    wait_for_chat(guest, "welcome!")
+    say(guest, "thanks, good luck")
+    wait_for_chat(host, "thanks, good luck")
+
+    host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)
+    host.page.locator("section.waiting button").first.click()  # start
+    for player in (host, guest):
+        player.page.wait_for_selector(".table[data-status=running]")
+    # The chat stays through the start, and through every move's redraw.
+    assert chat_texts(host) == ["welcome!", "thanks, good luck"]
+
+    # A line that looks like HTML shows as the text that was typed, and runs nothing.
+    trap = '<img src=x onerror="window.meadowHacked=1"><b>bold</b>'
+    say(guest, trap)
+    wait_for_chat(host, trap)
+    assert host.page.locator(".chat-box b:has-text('bold'), .chat-box img").count() == 0
+    assert host.page.evaluate("window.meadowHacked === undefined")
+
+    # Typing survives the opponent's move: the box keeps its text and its focus.
+    rng = random.Random(11)
+    mover = host if host.table_state()["myTurn"] == "true" else guest
+    waiting = guest if mover is host else host
+    waiting.page.fill(".chat-box input[name=chat]", "half a senten")
+    waiting.page.focus(".chat-box input[name=chat]")
+    number = int(mover.table_state()["move"])
+    mover.wait_for_turn_or_end()
+    mover.play_decision(rng)
+    waiting.page.wait_for_selector(f".table[data-move='{number + 1}']")
+    assert waiting.page.input_value(".chat-box input[name=chat]") == "half a senten"
+    assert waiting.page.evaluate("document.activeElement.name") == "chat"
+    waiting.page.fill(".chat-box input[name=chat]", "")
+
+    # The guest mutes the host: the host's next line never shows to the guest.
+    guest.page.locator(".chat-line:has-text('welcome!') .chat-mute").click()
+    guest.page.wait_for_selector(".chat-line:has-text('welcome!')", state="detached")
+    say(host, "can you read me?")
+    say(guest, "still here")
+    wait_for_chat(host, "still here")
+    wait_for_chat(host, "can you read me?")
+    guest.page.wait_for_timeout(500)
+    assert "can you read me?" not in chat_texts(guest)
+    host.page.screenshot(path=str(shots / "chat.png"))
+
+    while host.table_state().get("over") != "true":
+        mover = host if host.table_state()["myTurn"] == "true" else guest
+        if not mover.wait_for_turn_or_end(timeout=20_000):
+            break
+        mover.play_decision(rng)
+    for player in (host, guest):
+        player.page.wait_for_selector(".after-game .rating-changes li >> nth=1")
+    changes = host.page.locator(".after-game .rating-changes li").all_inner_texts()
+    assert all(re.search(r"1500 → \d+ \([+−±]", line) for line in changes), changes
+    assert changes == guest.page.locator(".after-game .rating-changes li").all_inner_texts()
+    host.page.locator(".after-game").screenshot(path=str(shots / "end-of-game.png"))
+
+    # The host offers a rematch; the guest's page offers to join it at once.
+    host.page.click(".after-game button.rematch")
+    host.page.wait_for_selector(".table[data-status=open]")
+    rematch = int(host.page.get_attribute(".table[data-table]", "data-table"))
+    assert rematch != table
+    guest.page.wait_for_selector(".after-game .rematch-offer:has-text('A rematch is waiting')")
+    guest.page.click(".after-game button.rematch")
+    guest.page.wait_for_selector(f".table[data-table='{rematch}'][data-status=open]")
+    host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)
+    assert "mate-social" in host.page.inner_text(".seats")
+    host.page.locator("section.waiting button").first.click()
+    for player in (host, guest):
+        player.page.wait_for_selector(f".table[data-table='{rematch}'][data-status=running]")
+        assert stayed(player), "a page was reloaded on the way"
+    assert host.errors == [] and guest.errors == []
+    for context in contexts:
+        context.close()
+
+
+def test_chat_is_kept_after_a_reload_and_in_the_replay(player: Player) -> None:
+    player.sign_up("chatty")
+    table = player.create_table("topiary", ["easy"])
+    say(player, "first")
+    wait_for_chat(player, "first")
+    player.wait_for_turn_or_end()
+    player.play_decision(random.Random(5))
+    say(player, "second")
+    wait_for_chat(player, "second")
+    player.page.reload()
+    player.page.wait_for_selector(".table[data-status=running]")
+    wait_for_chat(player, "second")
+    assert chat_texts(player) == ["first", "second"]
+    # Through to the end, then the replay: each line beside the step it was said at.
+    rng = random.Random(6)
+    while player.wait_for_turn_or_end():
+        player.play_decision(rng)
+    player.open(f"#/replay/{table}")
+    player.page.wait_for_selector(".replay .chat-box")
+    assert chat_texts(player) == ["first", "second"]  # at the end: everything said
+    player.page.click("button.step-first")
+    player.page.wait_for_selector(".replay[data-step='0']")
+    assert chat_texts(player) == ["first"]  # said before the first move
+    assert player.page.locator(".replay .chat-box input").count() == 0  # a replay is read
+    assert player.errors == []
