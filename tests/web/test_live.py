@@ -94,17 +94,25 @@ def test_a_lost_connection_shows_a_banner_and_play_resumes(player: Player, serve
 
 
 def test_the_lobby_shows_new_open_tables_by_itself(browser: object, server: object) -> None:
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
-    host, guest = (Player(c.new_page(), server.base) for c in contexts)
+    """And a table whose last seat is taken leaves everyone's open list (issue 20, 2: it
+    stayed, with a Join button that failed)."""
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(3)]
+    host, guest, third = (Player(c.new_page(), server.base) for c in contexts)
     guest.sign_up("lobby-watcher")  # and stays in the lobby
+    third.sign_up("lobby-third")
     host.sign_up("lobby-host")
     table = host.create_table("harmonies", [""])
     row = guest.page.locator(f"tr[data-table='{table}']")
     row.wait_for(timeout=15_000)  # no reload: the lobby looks again by itself
+    third.page.locator(f"tr[data-table='{table}'] button").wait_for(timeout=15_000)
     row.locator("button").click()  # join
     guest.page.wait_for_selector(f".table[data-table='{table}']")
     assert guest.page.title().startswith("Harmonies")
-    assert host.errors == [] and guest.errors == []
+    # Full now: gone from the third person's open tables at the lobby's next look (5 s).
+    third.page.locator(f"tr[data-table='{table}'] button").wait_for(
+        state="detached", timeout=7_000
+    )
+    assert host.errors == [] and guest.errors == [] and third.errors == []
     for context in contexts:
         context.close()
 
