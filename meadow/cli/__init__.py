@@ -25,6 +25,8 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def _register() -> None:
     from meadow.cli import (  # noqa: F401 - they add commands
+        backup_cmd,
+        export_cmd,
         games_cmd,
         mystic_vale_cmd,
         play,

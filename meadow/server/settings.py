@@ -115,7 +115,11 @@ class Settings(BaseSettings):
         if self.database_url:
             return self.database_url
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{(self.data_dir / 'meadow.sqlite3').resolve()}"
+        return f"sqlite:///{self.sqlite_file().resolve()}"
+
+    def sqlite_file(self) -> Path:
+        """The SQLite database in the data directory (used when no database_url is set)."""
+        return self.data_dir / "meadow.sqlite3"
 
 
 @lru_cache
