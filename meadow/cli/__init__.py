@@ -25,9 +25,11 @@ errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def _register() -> None:
     from meadow.cli import (  # noqa: F401 - they add commands
+        admin,
         backup_cmd,
         export_cmd,
         games_cmd,
+        migrate_cmd,
         mystic_vale_cmd,
         play,
         renature_cmd,

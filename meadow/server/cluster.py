@@ -15,7 +15,9 @@ works as it always has.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
 import os
 import secrets
 import socket
@@ -23,6 +25,8 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+
+from meadow.server import metrics
 
 # What a process hears: a table's number and what changed there (LINE: lines of its log;
 # CHAT: lines of its chat; TABLE: anything else, seats or status), a hint to read that
@@ -64,6 +68,12 @@ class Alone:
     def renew(self, running: Iterable[int]) -> list[int]:
         return []
 
+    def reachable(self) -> bool:
+        return True
+
+    def hand_over(self) -> int:
+        return 0
+
     def close(self) -> None:
         pass
 
@@ -88,6 +98,9 @@ class RedisCluster:
         self.renew_script = self.redis.register_script(_RENEW)
         self.release_script = self.redis.register_script(_RELEASE)
         self.closed = False
+        # Set once the process stops: it hosts nothing from then on, whatever `renew` hears.
+        self.leaving = False
+        self.leases = threading.Lock()  # `renew` and `hand_over`, one after the other
         self.listening: threading.Thread | None = None
         # One thread publishes, in order: a move's caller (maybe the event loop) never
         # waits on Redis.
@@ -115,8 +128,10 @@ class RedisCluster:
                     if self.closed:
                         return
                     if message["type"] == "message":
-                        table_id, kind, sender = _news_of(message["data"])
+                        table_id, kind, sender, sent = _news_of(message["data"])
                         if table_id is not None and sender != self.me:
+                            if sent is not None:
+                                metrics.NEWS_LAG.observe(max(0.0, time.time() - sent))
                             on_news(table_id, kind)
             except redis.RedisError as exc:
                 log.warning("cluster news interrupted (%s); resubscribing", exc)
@@ -129,13 +144,18 @@ class RedisCluster:
     def publish(self, table_id: int, kind: str = TABLE) -> None:
         """Tell the other processes that `table_id` changed: a LINE of its log, a line
         of its CHAT, or (TABLE) its seats or status."""
-        self.publishing.submit(self._publish, table_id, kind)
+        try:
+            self.publishing.submit(self._publish, table_id, kind)
+        except RuntimeError:  # closed: the process is stopping, the others read the log
+            log.info("table %s: news not sent, the process is stopping", table_id)
 
     def _publish(self, table_id: int, kind: str) -> None:
         try:
             # The sender's name spares it reading its own news back (a hint like the rest:
-            # a forged name only delays a process until the next news or resync).
-            self.redis.publish(self.news, f"{table_id} {kind} {self.me}")
+            # a forged name only delays a process until the next news or resync). The time
+            # it was sent, last, measures the news's lag; a process older than that field
+            # reads it as part of the sender's name, which is never its own either.
+            self.redis.publish(self.news, f"{table_id} {kind} {self.me} {time.time():.6f}")
         except Exception:
             # The move is committed; listeners elsewhere catch up at their next news or
             # resync. A refused publish must not turn an acknowledged move into an error.
@@ -148,39 +168,70 @@ class RedisCluster:
         """Keep this process's leases and take those of running tables nobody holds;
         returns the tables newly taken."""
         wanted = set(running)
-        kept = {
-            table_id
-            for table_id in self.hosted & wanted
-            if self.renew_script(keys=[self.lease.format(table_id)], args=[self.me, self.lease_ms])
-        }
-        taken = [
-            table_id
-            for table_id in sorted(wanted - kept)
-            if self.redis.set(self.lease.format(table_id), self.me, nx=True, px=self.lease_ms)
-        ]
-        self.hosted = kept | set(taken)
-        return taken
+        with self.leases:
+            if self.leaving:
+                return []
+            kept = {
+                table_id
+                for table_id in self.hosted & wanted
+                if self.renew_script(
+                    keys=[self.lease.format(table_id)], args=[self.me, self.lease_ms]
+                )
+            }
+            taken = [
+                table_id
+                for table_id in sorted(wanted - kept)
+                if self.redis.set(self.lease.format(table_id), self.me, nx=True, px=self.lease_ms)
+            ]
+            self.hosted = kept | set(taken)
+            return taken
+
+    def reachable(self) -> bool:
+        """Whether Redis answers (raises what failed if it does not)."""
+        return bool(self.redis.ping())
+
+    def hand_over(self) -> int:
+        """Host nothing from now on and hand back the leases, so that the other processes
+        adopt this one's tables at their next look (twice a second), not once the leases
+        have run out; returns how many were handed back."""
+        with self.leases:
+            self.leaving = True
+            handed, self.hosted = sorted(self.hosted), set()
+            try:
+                for table_id in handed:
+                    self.release_script(keys=[self.lease.format(table_id)], args=[self.me])
+            except Exception:
+                log.warning("could not hand back the leases; they run out by themselves")
+        return len(handed)
 
     def close(self) -> None:
-        self.closed = True
         self.publishing.shutdown(wait=True)  # news of committed moves still goes out
-        try:  # let the others adopt at once, not after the lease runs out
-            for table_id in self.hosted:
-                self.release_script(keys=[self.lease.format(table_id)], args=[self.me])
-        except Exception:
-            log.warning("could not hand back the leases; they run out by themselves")
-        self.hosted.clear()
+        self.closed = True
+        self.hand_over()
 
 
-def _news_of(data: bytes | str) -> tuple[int | None, str, str]:
-    """The table a message of the news channel names, what changed there, and who sent it;
-    None for a message that names no table (logged). The channel is only as trusted as
-    everyone who can reach the Redis server: an unknown kind is read as TABLE, the kind
-    that reads the most."""
+def _news_of(data: bytes | str) -> tuple[int | None, str, str, float | None]:
+    """The table a message of the news channel names, what changed there, who sent it, and
+    when (None from a process that did not say); None for a message that names no table
+    (logged). The channel is only as trusted as everyone who can reach the Redis server: an
+    unknown kind is read as TABLE, the kind that reads the most, and a time that is not one
+    as none.
+
+    >>> _news_of(b"12 line host:1:ab 1700000000.25")
+    (12, 'line', 'host:1:ab', 1700000000.25)
+    >>> _news_of(b"12 line host:1:ab")  # a process from before the time was sent
+    (12, 'line', 'host:1:ab', None)
+    """
     text = data.decode("ascii", "replace") if isinstance(data, bytes) else data
     number, _, rest = text.partition(" ")
-    kind, _, sender = rest.partition(" ")
+    kind, _, rest = rest.partition(" ")
+    sender, _, when = rest.partition(" ")
     if not (number.isdigit() and len(number) <= 10):
         log.warning("cluster news: ignored a message that names no table (%.40r)", text)
-        return None, TABLE, ""
-    return int(number), kind if kind in (LINE, CHAT) else TABLE, sender
+        return None, TABLE, "", None
+    sent: float | None = None
+    with contextlib.suppress(ValueError):
+        sent = float(when) if len(when) <= 20 else None
+    if sent is not None and not math.isfinite(sent):
+        sent = None
+    return int(number), kind if kind in (LINE, CHAT) else TABLE, sender, sent

@@ -23,6 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 
+from meadow.server import metrics
 from meadow.server.errors import ApiError
 from meadow.server.settings import Settings
 
@@ -101,11 +102,24 @@ class Limits:
 
 
 def _refusal(rule: Rule, left: float) -> TooMany:
+    metrics.THROTTLED.labels(_kind(rule)).inc()
     span = "an hour" if rule.seconds == 3600 else _duration(rule.seconds)
     wait = _duration(max(1, math.ceil(left)))
     return TooMany(
         429, f"too many {rule.what}: at most {rule.limit} in {span}; try again in {wait}", left
     )
+
+
+def _kind(rule: Rule) -> str:
+    """What a rule counts, without whose tries (a bounded set, for the metrics): its key's
+    prefix, "login-name" for one name from every address and "login-name-address" for
+    one name from one address.
+
+    >>> _kind(Rule("login-name:10.0.0.1|ann", 1, 60, "")), _kind(Rule("login-name:ann", 1, 60, ""))
+    ('login-name-address', 'login-name')
+    """
+    kind, _, who = rule.key.partition(":")
+    return f"{kind}-address" if "|" in who else kind
 
 
 def _duration(seconds: int) -> str:
@@ -265,6 +279,7 @@ class Hashing:
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """`work(*args)` in a worker thread, in a hashing slot."""
         if self._inside >= self._most:
+            metrics.THROTTLED.labels("password-hashing").inc()
             raise TooMany(503, "the server is busy checking passwords; try again in a second", 1)
         self._inside += 1
         try:

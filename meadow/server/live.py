@@ -25,15 +25,33 @@ class Listener:
 
     user_id: int | None
     muted: frozenset[int] = frozenset()  # whose chat this person does not read
-    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    # Each message as sent, then None once the socket is to be closed (`close`).
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     loop: asyncio.AbstractEventLoop = field(default_factory=asyncio.get_running_loop)
     thread: int = field(default_factory=threading.get_ident)
+    closing: bool = False  # the server is stopping: no more moves are taken on this socket
+    ended: str | None = None  # why the server closes the socket (`end`)
+
+    def end(self, reason: str) -> None:
+        """Close the socket once what is queued has gone: its person may no longer hear the
+        table (banned, or the account deleted). No message is empty: the sender knows."""
+        self.ended = reason
+        self.send_text("")
 
     def send(self, message: dict[str, Any]) -> None:
         self.send_text(encode(message))
 
     def send_text(self, text: str) -> None:
         """A message encoded already (once for every listener of one seat)."""
+        self._queue(text)
+
+    def close(self) -> None:
+        """The server is stopping: what was queued goes out, then the socket is closed with
+        a code that tells the page to reconnect (to another process)."""
+        self.closing = True
+        self._queue(None)
+
+    def _queue(self, text: str | None) -> None:
         if threading.get_ident() == self.thread:
             self.queue.put_nowait(text)
         else:

@@ -20,13 +20,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
-from meadow.server import limits, upkeep
+from meadow.server import health, limits, metrics, upkeep
 from meadow.server.botrules import BotRules
 from meadow.server.cluster import Alone, RedisCluster
+from meadow.server.drain import Drain
 from meadow.server.errors import ApiError
+from meadow.server.logs import RequestId
 from meadow.server.mail import Mailer
+from meadow.server.moderation import Moderation
 from meadow.server.protect import SameSite, SecurityHeaders
-from meadow.server.routers import accounts, chat, tables
+from meadow.server.routers import accounts, admin, chat, people, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
 from meadow.store import Database
@@ -46,6 +49,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
         db.migrate()
         app.state.db = db
         mailer = Mailer(config)
+        app.state.mailer = mailer
         cluster: Alone | RedisCluster = Alone()
         # The site's name in Redis: its news channel, leases and shared limits.
         app.state.site = config.cluster_name or f"meadow-{db.site_id()}"
@@ -55,8 +59,10 @@ def create_app(config: Settings | None = None) -> FastAPI:
         bot_rules = BotRules(config.bot_max_iterations, config.bot_max_seconds)
         app.state.tables = Tables(db, config.bot_workers, mailer, cluster, bot_rules)
         app.state.tables.restore()
+        metrics.count_tables(app.state.tables)
+        app.state.moderation = Moderation(app.state.tables)
         cluster.start(app.state.tables.follow)
-        watch = asyncio.create_task(_watch_clocks(app.state.tables))
+        watch = asyncio.create_task(_watch_clocks(app.state.tables, app.state.moderation))
         tidy = asyncio.create_task(_tidy(db, config))
         thresholds = _spare_the_collector()
         yield
@@ -64,8 +70,12 @@ def create_app(config: Settings | None = None) -> FastAPI:
         gc.unfreeze()
         watch.cancel()
         tidy.cancel()
+        # The log writer commits what it holds, then the others hear of it and get the
+        # leases; in that order, so that no news is lost and no table is hosted by two.
+        if not app.state.tables.close(app.state.drain.time_left(10)):
+            log.warning("stopping: the move log's last lines were still being committed")
         cluster.close()
-        app.state.tables.close()
+        metrics.count_tables(None)
         mailer.close()
         db.dispose()
 
@@ -76,17 +86,23 @@ def create_app(config: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = config
+    app.state.drain = Drain(config.drain_seconds)
     _quiet_client_faults()
     app.state.limits = limits.for_app(app, config)
     app.include_router(accounts.router)
     app.include_router(tables.router)
     app.include_router(chat.router)
+    app.include_router(people.router)
+    app.include_router(admin.router)
     _answer_unrouted(app)
+    app.include_router(health.router)  # outside /api: no limit, session or catch-all
     # Last, so every /api route is matched before the pages.
     app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     app.add_middleware(SameSite)
-    app.add_middleware(SecurityHeaders, https_only=config.secure_cookies)  # the outermost
+    app.add_middleware(SecurityHeaders, https_only=config.secure_cookies)
+    app.add_middleware(metrics.HttpMetrics)
+    app.add_middleware(RequestId)  # the outermost: every line logged for a request has its id
     _handle_errors(app)
     return app
 
@@ -165,14 +181,16 @@ def _spare_the_collector() -> tuple[int, int, int]:
     return thresholds
 
 
-async def _watch_clocks(tables: Tables) -> None:
+async def _watch_clocks(tables: Tables, moderation: Moderation) -> None:
     """Twice a second: keep hosting this process's tables (adopting those of a process that
-    died), and hand seats whose time (or whose player) is gone to a bot."""
+    died), hand seats whose time (or whose player) is gone to a bot, and carry out what
+    admins decided meanwhile (a banned person's seats go to a bot too)."""
     while True:
         await asyncio.sleep(0.5)
         try:
             await asyncio.to_thread(tables.adopt)
             await asyncio.to_thread(tables.check_clocks)
+            await asyncio.to_thread(moderation.tick)
         except Exception:
             log.exception("clock check failed")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -78,6 +79,21 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str = "meadow@localhost"
     public_url: str = Field("http://127.0.0.1:8000", description="The address in e-mails.")
+    reset_minutes: int = Field(
+        60, ge=5, le=24 * 60, description="How long a mailed password-reset link works."
+    )
+    confirm_hours: int = Field(
+        48, ge=1, le=30 * 24, description="How long a mailed address-confirmation link works."
+    )
+    mails_per_account_per_hour: int = Field(
+        3,
+        ge=1,
+        description="Reset and confirmation e-mails to one account in an hour; a reset asked "
+        "for beyond it sends nothing (the answer stays the same), a confirmation gets 429.",
+    )
+    resets_per_address_per_hour: int = Field(
+        10, ge=1, description="Password resets asked for from one address in an hour; then 429."
+    )
     bot_workers: int = Field(2, description="Processes that think for the bots.")
     bot_max_iterations: int = Field(
         2000, ge=1, description="The largest MCTS budget in iterations a table may seat."
@@ -109,6 +125,30 @@ class Settings(BaseSettings):
     )
     lease_ms: int = Field(
         5000, description="How long a table's host may be silent before another adopts it."
+    )
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="text: lines for a person; json: one JSON object a line, each with the "
+        "request id of the request it was written for.",
+    )
+    metrics_address: str | None = Field(
+        None,
+        pattern=r"^[^\s:]*:\d{1,5}$",
+        description="host:port of a second, small server with the Prometheus metrics alone "
+        "(a private address); none: no such server.",
+    )
+    metrics_token: str | None = Field(
+        None,
+        min_length=16,
+        description="Serve /metrics on the main port to requests with this bearer token; "
+        "none: /metrics is not there (404).",
+    )
+    drain_seconds: float = Field(
+        10,
+        gt=0,
+        le=3600,
+        description="After SIGTERM: how long the process may take to finish what it was "
+        "doing, hand its tables over and close its sockets before it exits regardless.",
     )
 
     def database(self) -> str:

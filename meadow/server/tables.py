@@ -17,8 +17,9 @@ import asyncio
 import logging
 import secrets
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from typing import Any, NoReturn
@@ -33,7 +34,7 @@ from meadow.core.game import State
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng, new_seed
 from meadow.core.undo import why_not_undoable
-from meadow.server import chat, outbound
+from meadow.server import chat, metrics, outbound
 from meadow.server.botrules import BotRules
 from meadow.server.clocks import Clock
 from meadow.server.cluster import CHAT, LINE, TABLE, Alone, RedisCluster
@@ -44,7 +45,7 @@ from meadow.server.movelog import Taken, write_line, write_lines
 from meadow.server.ratings import rate
 from meadow.server.thinking import think, thinkers
 from meadow.store import Database, Move, Seat, Table, User
-from meadow.store.writer import Done, GroupWriter, Waiter
+from meadow.store.writer import Done, GroupWriter, Waiter, WriterClosed
 
 log = logging.getLogger("meadow.server")
 
@@ -58,6 +59,7 @@ class Proposal:
     after: State
     now: datetime
     mover: Listener | None = None  # the socket it came on: its news carries the ack
+    started: float = field(default_factory=time.perf_counter)  # for the move's latency
 
 
 # A table's log lines after a number, each with its seat's clock (`Tables._read_lines`).
@@ -88,18 +90,28 @@ class Tables:
         self.guard = threading.Lock()  # guards `live` itself
         # Bots think in other processes (a search holds the interpreter for its whole
         # budget); a thread per worker waits for the answer and submits it.
-        self.writer = GroupWriter(db.write_engine, write_lines)
+        self.writer = GroupWriter(db.write_engine, write_lines, metrics.BATCH_LINES.observe)
         self.thinkers = thinkers(bot_workers)
         self.bots = ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="bot")
         self.hearing = ThreadPoolExecutor(max_workers=4, thread_name_prefix="hear")
         self.closed = False
+        self.handing_over = False  # stopping: bots no longer play here
 
-    def close(self) -> None:
-        self.closed = True
+    def hand_over(self) -> int:
+        """The process is stopping: its bots play no more moves, and (in a cluster) its
+        tables' leases go back, so that other processes host them at once. Returns how many
+        tables were handed over."""
+        self.handing_over = True
+        return self.cluster.hand_over()
+
+    def close(self, timeout: float = 10) -> bool:
+        """Stop, once every line given to the log writer is committed (False if that took
+        over `timeout` seconds)."""
+        self.closed = self.handing_over = True
         self.bots.shutdown(wait=False, cancel_futures=True)
         self.hearing.shutdown(wait=False, cancel_futures=True)
         self.thinkers.shutdown(wait=False, cancel_futures=True)
-        self.writer.close()
+        return self.writer.close(timeout)
 
     # -- loading ----------------------------------------------------------------------
 
@@ -135,7 +147,8 @@ class Tables:
             ).all()
             live = _live(table)
             chat.load(live, s)
-        if live.status in ("running", "finished"):
+        # A running game an admin closed ("abandoned" with moves) still shows its position.
+        if live.status in ("running", "finished") or moves:
             record = GameRecord(live.game.id, live.players, live.options, live.seed)
             live.state = record.initial_state()
             for move in moves:
@@ -631,6 +644,7 @@ class Tables:
         """The move's line is committed: it stands, and everyone hears of it. True when
         the mover's news carried the acknowledgement."""
         live, entry = proposal.live, proposal.entry
+        metrics.MOVES.labels(live.game.id).inc()
         acked = False
         with live.lock:
             live.pending = None
@@ -644,6 +658,7 @@ class Tables:
                     del live.takeover_notes[entry.seat]  # said once, with this line
                 self._remember(live, entry)
                 acked = self._tell(live, entry, proposal.mover)
+        metrics.MOVE_SECONDS.labels(live.game.id).observe(time.perf_counter() - proposal.started)
         self.cluster.publish(live.id, LINE)
         self._schedule_bot(live)
         self._notify(live)
@@ -657,6 +672,8 @@ class Tables:
             if self.cluster.shared:
                 self._catch_up(live)  # the other writer was another process
             raise ApiError(409, f"number {number} was taken meanwhile", move=number) from None
+        if isinstance(failure, WriterClosed):
+            raise ApiError(503, "the server is restarting: not recorded, try again") from None
         raise failure
 
     def _notify(self, live: LiveTable) -> None:
@@ -675,6 +692,8 @@ class Tables:
         with self.db.open() as s:
             person = s.get(User, user_id)
             if person is None or not person.notify or not person.email:
+                return
+            if not person.email_confirmed:  # nobody proved the address theirs yet
                 return
             self.mailer.your_turn(person.email, person.name, title, table_id)
 
@@ -705,6 +724,7 @@ class Tables:
             committed.wait()
         except BaseException as failure:
             self._withdraw(live, expected, failure)
+        metrics.MOVES.labels(live.game.id).inc()
         with live.lock:
             live.pending = None
             if live.moves_made == expected - 1:
@@ -852,6 +872,32 @@ class Tables:
                     self._take_over(live, seat, "never came")
             self._schedule_bot(live)
 
+    def give_seat_to_bot(self, table_id: int, seat: int, user_id: int, reason: str) -> bool:
+        """The takeover bot plays the seat of a running game at once, as on a time-out, if
+        this process hosts the table and `user_id` still plays the seat (its person was
+        banned, or deleted the account: `moderation`). True if it was handed over here."""
+        if not self.cluster.hosts(table_id):
+            return False
+        live = self.get(table_id)
+        with live.lock:
+            if live.status != "running" or live.seats[seat] != (user_id, None):
+                return False
+            self._take_over(live, seat, reason)
+        self._schedule_bot(live)
+        return True
+
+    def refresh(self, table_id: int) -> None:
+        """A table held here, read again from the database, and its pages told: something
+        about it was decided in the database elsewhere (an admin closed it, or a person's
+        seat was freed)."""
+        with self.guard:
+            live = self.live.get(table_id)
+        if live is None:
+            return
+        self._catch_up(live)  # an open table is reloaded and announced if it changed
+        if live.status != "open":
+            self._announce_table(live)
+
     def _take_over(self, live: LiveTable, seat: int, reason: str) -> None:
         bot = live.takeover_bot
         with self.db.write() as s:
@@ -872,7 +918,7 @@ class Tables:
 
     def _schedule_bot(self, live: LiveTable) -> None:
         with live.lock:
-            if self.closed or live.status != "running" or live.state is None:
+            if self.handing_over or live.status != "running" or live.state is None:
                 return
             if live.pending is not None:
                 return  # scheduled again once the pending line is settled
@@ -882,9 +928,11 @@ class Tables:
             if seat is None or live.seats[seat][1] is None:
                 return
             expected = live.moves_made + 1
+        metrics.BOTS_QUEUED.inc()
         self.bots.submit(self._bot_move, live, seat, expected)
 
     def _bot_move(self, live: LiveTable, seat: int, expected: int) -> None:
+        metrics.BOTS_QUEUED.dec()
         with live.lock:
             bot_name = live.seats[seat][1]
             if live.state is None or live.moves_made + 1 != expected or bot_name is None:
@@ -892,11 +940,20 @@ class Tables:
             state = live.state.to_json()
         try:
             limit = self.bot_rules.max_seconds
-            thought = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
-            self.submit(live.id, seat, expected, thought.result())
+            started = time.perf_counter()
+            with metrics.BOTS_THINKING.track_inprogress():
+                thought = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
+                move = thought.result()
+            metrics.THINK_SECONDS.labels(live.game.id).observe(time.perf_counter() - started)
+            if self.handing_over:
+                return  # the table's new host thinks again for it
+            self.submit(live.id, seat, expected, move)
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:
+            if self.handing_over:  # its thinker stopped with the process
+                log.info("table %s: bot move %s left to the next host", live.id, expected)
+                return
             log.exception("table %s: bot %s failed at move %s", live.id, bot_name, expected)
 
 

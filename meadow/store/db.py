@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,18 @@ class Database:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
+    def schema_problem(self) -> str | None:
+        """Why this database is not ready for this code, in a few words, or None: it does
+        not answer (raises), or its schema is not at the migrations' head."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as connection:
+            found = MigrationContext.configure(connection).get_current_heads()
+        head = migrations_head()
+        if tuple(found) != (head,):
+            return f"the schema is at {', '.join(found) or 'nothing'}, this code's at {head}"
+        return None
+
     def site_id(self) -> str:
         """This database's own name, made when its schema was first created."""
         return self.site_fact("id")
@@ -85,6 +98,18 @@ class Database:
     def dispose(self) -> None:
         self.engine.dispose()
         self.write_engine.dispose()
+
+
+@cache
+def migrations_head() -> str:
+    """The newest migration this code has."""
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    assert head is not None, "the migrations have one head"
+    return head
 
 
 MIGRATION_LOCK = 0x4D454144  # "MEAD": the advisory lock key that serialises migrations

@@ -44,6 +44,11 @@ P = TypeVar("P", bound=Piece)
 Done = Callable[[BaseException | None], None]
 
 
+class WriterClosed(Exception):
+    """The writer was closed (the server is stopping) before this piece was given to it:
+    nothing of it was written."""
+
+
 class Waiter:
     """For a thread that waits for its piece: give it as the piece's `done`, then `wait`."""
 
@@ -70,12 +75,23 @@ class Waiter:
 
 
 class GroupWriter(Generic[P]):
-    def __init__(self, engine: Engine, together: Callable[[Connection, list[P]], None]) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        together: Callable[[Connection, list[P]], None],
+        batch_size: Callable[[int], None] | None = None,
+    ) -> None:
         """`together(connection, pieces)` writes pieces in a transaction (it does not
-        commit); it raises if any piece cannot be written."""
+        commit); it raises if any piece cannot be written. `batch_size` hears how many
+        pieces each transaction wrote (the metrics)."""
         self.engine = engine
         self.together = together
+        self.batch_size = batch_size
         self.waiting: queue.SimpleQueue[tuple[P, Done] | None] = queue.SimpleQueue()
+        # A piece given after `close` would wait for ever: refused instead, under this lock,
+        # so that every piece is either before the end of the queue or refused.
+        self.closing = threading.Lock()
+        self.closed = False
         self.thread = threading.Thread(target=self._run, name="log-writer", daemon=True)
         self.thread.start()
 
@@ -90,12 +106,22 @@ class GroupWriter(Generic[P]):
         waiter.wait()
 
     def submit(self, piece: P, done: Done) -> None:
-        """`write` without waiting: `done` hears the outcome, on the writer's thread."""
-        self.waiting.put((piece, done))
+        """`write` without waiting: `done` hears the outcome, on the writer's thread (or
+        WriterClosed at once, on the caller's, after `close`)."""
+        with self.closing:
+            if not self.closed:
+                self.waiting.put((piece, done))
+                return
+        _tell(done, WriterClosed("the server is stopping: nothing more is written"))
 
-    def close(self) -> None:
-        self.waiting.put(None)
-        self.thread.join(timeout=10)
+    def close(self, timeout: float = 10) -> bool:
+        """Write what was given so far, then stop; False if that took over `timeout`
+        seconds (the rest is written while the process lives)."""
+        with self.closing:
+            self.closed = True
+            self.waiting.put(None)
+        self.thread.join(timeout=timeout)
+        return not self.thread.is_alive()
 
     def _run(self) -> None:
         while True:
@@ -114,6 +140,8 @@ class GroupWriter(Generic[P]):
                 batch.append(more)
             batch.sort(key=lambda waiting: waiting[0].order)
             self._commit(batch)
+            if self.batch_size is not None:
+                self.batch_size(len(batch))
 
     def _commit(self, batch: list[tuple[P, Done]]) -> None:
         try:

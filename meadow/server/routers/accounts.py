@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from typing import Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -19,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
-from meadow.server import auth
+from meadow.server import auth, metrics, people
 from meadow.server.deps import (
     database,
     db_session,
@@ -76,6 +77,10 @@ class Display(BaseModel, extra="forbid"):
         None, description="The page's language; null: the browser's own, until one is chosen."
     )
     animations: StrictBool = Field(True, description="Short animations when something changes.")
+    move_pace: Literal["off", "normal", "slow"] = Field(
+        "normal",
+        description="Other seats' moves shown one at a time at this pace; off: all at once.",
+    )
     colourblind: StrictBool = Field(False, description="Patterns and symbols besides colours.")
     renature_scored_colour: StrictBool = Field(
         True, description="Renature: draw scored areas in a colour of their own."
@@ -99,13 +104,21 @@ class Me(BaseModel):
     notify: bool = False
     settings: Display = Display()
     muted: list[str] = Field(default_factory=list, description="Whose chat you do not read.")
+    email_confirmed: bool = Field(
+        False, description="`email` was confirmed by its link: notices go to it."
+    )
+    pending_email: str | None = Field(
+        None, description="A new address waiting for its link to be followed."
+    )
+    admin: bool = Field(False, description="May moderate the site (`/api/admin`).")
+
+
+# No control characters: PostgreSQL cannot store a NUL in text.
+EMAIL_PATTERN = r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
 
 
 class Preferences(BaseModel):
-    # No control characters: PostgreSQL cannot store a NUL in text.
-    email: str | None = Field(
-        None, max_length=200, pattern=r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
-    )
+    email: str | None = Field(None, max_length=200, pattern=EMAIL_PATTERN)
     notify: StrictBool = Field(False, description="E-mail me when it is my move at an async table.")
 
 
@@ -234,8 +247,11 @@ async def login(
     user = await run_in_threadpool(_account_named, db, body.name)
     stored = user.password_hash if user is not None else None
     if not await limits.hashing.run(_try_password, limits, rules, stored, body.password):
+        metrics.LOGIN_FAILURES.inc()
         raise ApiError(401, "wrong name or password")
     assert user is not None  # no stored hash never matches
+    if user.banned_at is not None:  # said only to who knows the password
+        raise ApiError(403, "this account is banned from this site")
     session, token = await run_in_threadpool(_new_session, db, user, config.session_days)
     return _signed_in(response, user, session, token, config, _mark(request, user.name))
 
@@ -332,18 +348,36 @@ def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     return _me(user, session.csrf, _muted_names(s, user))
 
 
-@router.put("/me", responses=refusals(400, 401, 403, 413))
+@router.put("/me", responses=refusals(400, 401, 403, 413, 429))
 def set_preferences(
     body: Preferences,
     request: Request,
     user: User = Depends(signed_in),
     s: DbSession = Depends(db_session),
     w: DbSession = Depends(db_writer),
+    config: Settings = Depends(settings),
+    limits: Limits = Depends(site_limits),
 ) -> Me:
-    """Your e-mail address and whether to be told when it is your move (async tables)."""
+    """Your e-mail address and whether to be told when it is your move (async tables). A
+    new address is confirmed first: it gets a link, and waits in `pending_email` until the
+    link is followed; notices go only to a confirmed address."""
     if body.notify and not body.email:
         raise ApiError(400, "notices need an e-mail address")
-    return _saved(request, user, s, w, email=body.email, notify=body.notify)
+    hours = config.confirm_hours
+    changes, token = people.address_changes(w, user, body.email, timedelta(hours=hours))
+    mailer = request.app.state.mailer
+    if token is not None and mailer.on:
+        limits.spend(people_mails(config, user.id))
+    me = _saved(request, user, s, w, notify=body.notify, **changes)
+    if token is not None and body.email is not None:
+        mailer.confirm_link(body.email, user.name, token, hours)
+    return me
+
+
+def people_mails(config: Settings, user_id: int) -> Rule:
+    """The links mailed to one account in an hour."""
+    per_hour = config.mails_per_account_per_hour
+    return Rule(f"mails:{user_id}", per_hour, 3600, "e-mails to your account")
 
 
 @router.put("/me/settings", responses=refusals(400, 401, 403, 413))
@@ -384,6 +418,9 @@ def _me(user: User, csrf: str, muted: list[str] | None = None) -> Me:
         notify=user.notify,
         settings=_display(user.settings),
         muted=muted or [],
+        email_confirmed=user.email_confirmed,
+        pending_email=user.pending_email,
+        admin=user.is_admin,
     )
 
 

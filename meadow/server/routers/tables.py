@@ -19,6 +19,7 @@ from meadow import games
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import chat, outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
+from meadow.server.drain import RESTARTING, Drain
 from meadow.server.errors import ApiError, refusals
 from meadow.server.live import Listener, LiveTable
 from meadow.server.tables import Tables
@@ -416,16 +417,22 @@ async def watch(
     except ApiError as refused:
         await websocket.close(code=4404, reason=refused.message)
         return
+    drain: Drain = websocket.app.state.drain
+    if drain.draining:  # this process stops: the page tries again, through another
+        await websocket.close(code=RESTARTING, reason="the server restarts: reconnect")
+        return
     await websocket.accept()
     listener = Listener(user_id, muted)
     hub.subscribe(live, listener, since)
+    drain.opened(listener)
     sending = asyncio.create_task(_send_news(websocket, listener))
     try:
-        await _converse(websocket, listener, hub, live, user_id)
+        await _converse(websocket, listener, hub, live, user_id, drain)
     except WebSocketDisconnect:
         pass
     finally:
         hub.unsubscribe(live, listener)
+        drain.closed(listener)
         sending.cancel()
 
 
@@ -444,15 +451,29 @@ async def _send_news(websocket: WebSocket, listener: Listener) -> None:
     the sync, then each move's news, with a move's `ack` after the news of it."""
     try:
         while True:
-            await websocket.send_text(await listener.queue.get())
+            text = await listener.queue.get()
+            if text is None:  # `Listener.close`: the server is stopping
+                await websocket.close(code=RESTARTING, reason="the server restarts: reconnect")
+                return
+            if not text:  # `Listener.end`
+                await websocket.close(code=4403, reason=listener.ended or "")
+                return
+            await websocket.send_text(text)
     except (WebSocketDisconnect, RuntimeError, OSError):
         pass  # the client went; the receiving side ends the conversation
 
 
 async def _converse(
-    websocket: WebSocket, listener: Listener, hub: Tables, live: LiveTable, user_id: int | None
+    websocket: WebSocket,
+    listener: Listener,
+    hub: Tables,
+    live: LiveTable,
+    user_id: int | None,
+    drain: Drain,
 ) -> None:
-    """Play what the client sends, one at a time, answering each, until the client goes."""
+    """Play what the client sends, one at a time, answering each, until the client goes
+    (or the server stops: a move that came after the socket was told to close is not
+    played; the page reads where the game stands when it reconnects)."""
     # The sender may find the client gone first (while a move was being recorded): Starlette
     # then marks the socket disconnected, and reading from it would raise another error.
     while websocket.application_state is WebSocketState.CONNECTED:
@@ -461,9 +482,12 @@ async def _converse(
             return
         # Cancelled (a server stopping), a move whose line is being committed is still
         # settled: its commit's callback does that (`Tables.play`).
-        answer = await _play(hub, listener, live, user_id, text)
-        if answer is not None:
-            listener.send(answer)
+        if listener.closing:
+            continue  # its sender closes the socket, and the next read hears it
+        with drain.answering():  # a stopping server first answers the moves it took
+            answer = await _play(hub, listener, live, user_id, text)
+            if answer is not None:
+                listener.send(answer)
 
 
 async def _received_text(websocket: WebSocket) -> str | None:

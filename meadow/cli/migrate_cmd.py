@@ -1,0 +1,55 @@
+"""`meadow migrate`: bring the database's schema up to this version of Meadow before any
+server starts (a container's entry point, an upgrade), waiting for the database if asked."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+from meadow.cli import app, console
+from meadow.cli.serve import settings, where
+from meadow.core.errors import MeadowError
+
+
+@app.command()
+def migrate(
+    wait: float = typer.Option(
+        0, min=0, help="Seconds to wait for the database to answer (a container starting)."
+    ),
+    data_dir: Path = typer.Option(
+        None, help="Data directory (default ./meadow-data; ignored with MEADOW_DATABASE_URL)."
+    ),
+) -> None:
+    """Apply the migrations the database lacks (Alembic), as `meadow serve` does at start.
+    Several at once on one PostgreSQL database are safe: one migrates, the others wait."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import OperationalError
+
+    from meadow.store import Database
+    from meadow.store.db import migrations_head
+
+    config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+    shown = where(config)
+    db = Database(config.database())
+    deadline = time.monotonic() + wait
+    told = False
+    try:
+        while True:
+            try:
+                with db.engine.connect() as connection:
+                    connection.execute(text("SELECT 1"))
+                break
+            except OperationalError as exc:
+                if time.monotonic() >= deadline:
+                    reason = str(exc.orig).strip().splitlines()[0] if exc.orig else "no answer"
+                    raise MeadowError(f"{shown} does not answer: {reason}") from None
+                if not told:
+                    console.print(f"waiting up to {wait:.0f} s for {shown}")
+                    told = True
+                time.sleep(1)
+        db.migrate()
+    finally:
+        db.dispose()
+    console.print(f"{shown}: schema at {migrations_head()}")
