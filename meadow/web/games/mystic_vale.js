@@ -119,7 +119,7 @@ const STANDIN_NOTES = {
 };
 
 // Local choices of this viewer that survive the page redrawing the board after every move.
-const ui = { pinned: new Set(), deckOpen: false, legendOpen: false };
+const ui = { pinned: new Set(), deckOpen: false };
 
 const BAND_W = 94;
 const TILE_W = 122;
@@ -1167,7 +1167,6 @@ function header(ctx) {
       ? html("span", { class: "mv-option", text: ctx.t("option.vale_of_magic") })
       : null,
     auto,
-    legend(ctx),
     notes.length
       ? html("span", { class: "mv-standin-note", title: notes.join("; ") }, [
           html("strong", { text: ctx.t("standin") }),
@@ -1177,29 +1176,22 @@ function header(ctx) {
   ]);
 }
 
-function legend(ctx) {
-  const items = LEGEND.map((s) => symbolBadgeNamed(s, ctx));
-  const timing = TIMINGS.map((tm) =>
-    html("span", { class: "mv-badge" }, [
-      svg("svg", { viewBox: "0 0 14 14", width: 14, height: 14 }, [
-        timingBadge(tm, 7, 7, ctx, null),
-      ]),
-      ctx.t(`timing.${tm}`),
+// The symbols and ability timings, each drawn as on the cards, for the rules page
+// (js/rules.js): the legend lives there, not on the table.
+export function legendEntries(ctx) {
+  const symbols = LEGEND.map((kind) => ({
+    key: kind,
+    name: ctx.t(`symbol.${kind}`),
+    picture: svg("svg", { viewBox: "0 0 16 16", width: 24, height: 24 }, [symbol(kind, 8, 8, 6.5, ctx)]),
+  }));
+  const timings = TIMINGS.map((timing) => ({
+    key: timing,
+    name: ctx.t(`timing.${timing}`),
+    picture: svg("svg", { viewBox: "0 0 14 14", width: 24, height: 24 }, [
+      timingBadge(timing, 7, 7, ctx, null),
     ]),
-  );
-  const details = html("details", { class: "mv-legend", open: ui.legendOpen || null }, [
-    html("summary", { text: ctx.t("legend") }),
-    html("div", { class: "mv-legend-items" }, [...items, ...timing]),
-  ]);
-  details.addEventListener("toggle", () => (ui.legendOpen = details.open));
-  return details;
-}
-
-function symbolBadgeNamed(kind, ctx) {
-  return html("span", { class: "mv-badge" }, [
-    svg("svg", { viewBox: "0 0 16 16", width: 16, height: 16 }, [symbol(kind, 8, 8, 6.5, ctx)]),
-    ctx.t(`symbol.${kind}`),
-  ]);
+  }));
+  return [...symbols, ...timings];
 }
 
 function prompt(ctx) {

@@ -7,6 +7,7 @@ import { accountPage, profilePage } from "./account.js";
 import { lobbyPage, invitePage, turnsPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
+import { rulesPage } from "./rules.js";
 
 export const GAMES = ["topiary", "harmonies", "renature", "mystic_vale"];
 
@@ -128,6 +129,7 @@ const ROUTES = [
   [/^#\/profile$/, () => profilePage()],
   [/^#\/table\/(\d+)$/, (m) => tablePage(Number(m[1]))],
   [/^#\/replay\/(\d+)$/, (m) => replayPage(Number(m[1]))],
+  [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
   [/^#\/invite\/([\w-]+)$/, (m) => invitePage(m[1])],
   [/^#?\/?$/, () => lobbyPage()],
 ];
@@ -141,7 +143,7 @@ export async function route() {
   clearError(); // a refusal belongs to the page it was made on
   drawNav();
   const address = location.hash || "#/";
-  const needsAccount = !/^#\/(login|signup|table|replay|invite)/.test(address);
+  const needsAccount = !/^#\/(login|signup|table|replay|invite|rules)/.test(address);
   const found = ROUTES.map(([pattern, open]) => [address.match(pattern), open]).find(([m]) => m);
   let shown;
   if (needsAccount && !session.me) shown = await accountPage("login");

@@ -7,6 +7,7 @@ import { problem, session } from "./app.js";
 import { loadModule, logLine, resultPanel, seatName } from "./board.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
+import { rulesLink } from "./rules.js";
 
 const { html } = draw;
 
@@ -59,6 +60,7 @@ export async function replayPage(id) {
     root.replaceChildren(
       html("header", { class: "table-head" }, [
         html("h1", {}, [t("replay.title", { game: t(`${info.game}.title`) })]),
+        rulesLink(info.game, id),
       ]),
       controls(step, last, show),
       html("div", { class: "play" }, [

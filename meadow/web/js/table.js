@@ -7,6 +7,7 @@ import { go, notice, problem, session } from "./app.js";
 import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
 import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
+import { rulesLink } from "./rules.js";
 
 const { html } = draw;
 
@@ -258,6 +259,7 @@ class LiveTable {
           : t("table.their_turn");
     return html("header", { class: "table-head" }, [
       html("h1", {}, [t(`${this.info.game}.title`)]),
+      rulesLink(this.info.game, this.info.id),
       html("ul", { class: "seats" }, seats),
       html("p", { class: myTurn ? "status mine" : "status" }, [status]),
       html("p", { class: "clock" }, [this.clockText()]),
