@@ -12,6 +12,7 @@ import typer
 from rich.progress import Progress
 
 from meadow.cli import app, console, errors
+from meadow.cli.serve import settings
 from meadow.server.backup import (
     MOST_PROBLEMS_SHOWN,
     DataError,
@@ -25,7 +26,6 @@ from meadow.server.backup import (
     restore_postgres,
     restore_sqlite,
 )
-from meadow.server.settings import Settings
 
 DATA_DIR = typer.Option(
     None, help="Data directory (default ./meadow-data; ignored with MEADOW_DATABASE_URL)."
@@ -34,7 +34,7 @@ DATA_DIR = typer.Option(
 
 def store_of(data_dir: Path | None) -> Store:
     """The database `meadow serve --data-dir DATA_DIR` would use."""
-    return Store.of(Settings(**({"data_dir": data_dir} if data_dir is not None else {})))
+    return Store.of(settings(**({"data_dir": data_dir} if data_dir is not None else {})))
 
 
 @app.command()

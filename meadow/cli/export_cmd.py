@@ -48,7 +48,8 @@ def export_games(
     game_id = games.get(game).id if game is not None else None
     if store.file is not None and not store.file.is_file():
         raise DataError(f"there is no database at {store.file}")
-    temporary = beside(file, "partial")  # a path that cannot be written: before any work
+    # A path that cannot be written: one line before any work. The export holds no secret.
+    temporary = beside(file, "partial", private=False)
     skipped: list[Skipped] = []
     written = 0
     try:

@@ -43,7 +43,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from meadow.core.errors import MeadowError
 from meadow.server.export import table_record
@@ -75,7 +75,10 @@ class Store:
     def of(cls, settings: Settings) -> Store:
         if not settings.database_url:
             return cls(f"sqlite:///{settings.sqlite_file().resolve()}", settings.sqlite_file())
-        url = make_url(settings.database_url)
+        try:
+            url = make_url(settings.database_url)
+        except ArgumentError:
+            raise DataError("MEADOW_DATABASE_URL is not a database URL") from None
         if url.get_backend_name() == "sqlite":
             if not url.database or url.database == ":memory:":
                 raise DataError("MEADOW_DATABASE_URL names no SQLite file")
@@ -264,9 +267,11 @@ def _first_line(message: str) -> str:
 # -- files ----------------------------------------------------------------------------------
 
 
-def beside(target: Path, purpose: str) -> Path:
+def beside(target: Path, purpose: str, private: bool = True) -> Path:
     """An empty temporary file in the target's directory (renamed into place when whole): a
-    path that cannot be written is found before any work.
+    path that cannot be written is found before any work. Private: readable by its owner
+    alone (a database holds password hashes and e-mail addresses); otherwise as the umask
+    makes any new file.
 
     Raises:
         DataError: naming the path and the reason.
@@ -280,6 +285,10 @@ def beside(target: Path, purpose: str) -> Path:
     except OSError as exc:
         raise DataError(f"cannot write {target}: {exc.strerror or exc}") from None
     os.close(handle)
+    if not private:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        os.chmod(name, 0o666 & ~umask)
     return Path(name)
 
 
@@ -308,7 +317,8 @@ def _magic(path: Path) -> bytes:
 
 
 def _size(path: Path) -> str:
-    return f"{path.stat().st_size / 1e6:.1f} MB"
+    size = path.stat().st_size
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.0f} kB"
 
 
 # -- SQLite ---------------------------------------------------------------------------------
@@ -458,13 +468,14 @@ def _libpq(store: Store) -> tuple[str, dict[str, str]]:
     return plain, env
 
 
-def _tool(name: str, documented: list[str]) -> str:
+def _tool(name: str, documented: list[str], then: str = "") -> str:
     """The path of a PostgreSQL client tool, or one line with the command to run instead."""
     found = shutil.which(name)
     if found is None:
         raise DataError(
             f"{name} is not on PATH (PostgreSQL's client tools); install them, or run: "
             + shlex.join(documented)
+            + then
         )
     return found
 
@@ -553,7 +564,7 @@ def restore_postgres(
     if not magic.startswith(PG_DUMP_MAGIC):
         raise DataError(f"{source} is not a Meadow backup (not a pg_dump custom archive)")
     argv = pg_restore_command(store, source, force)
-    tool = _tool("pg_restore", argv)
+    tool = _tool("pg_restore", argv, then=" (then `meadow check-store`)")
     before = _dumped_revision(tool, source, str(source))
     with connected(store.url, store.shown) as connection:
         held = inspect(connection).get_table_names()

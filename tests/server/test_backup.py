@@ -243,6 +243,7 @@ def test_restore_refuses_to_overwrite_a_database_unless_forced(capsys, monkeypat
         capsys, monkeypatch, ["backup", str(backup), "--data-dir", str(tmp_path / "old")]
     )
     assert code == 0, err
+    assert backup.stat().st_mode & 0o077 == 0  # password hashes: its owner's eyes only
     target = meadow_database(tmp_path / "in-use")
     (target.parent / "meadow.sqlite3-wal").write_bytes(b"stale")  # the server's, say
 
@@ -397,3 +398,17 @@ def test_postgresql_mistakes_are_one_line(capsys, monkeypatch, tmp_path):
     assert code == 2 and "pg_dump failed" in one_line(err)
     code, _, err = run(capsys, monkeypatch, ["check-store"], gone)
     assert code == 2 and "cannot read" in one_line(err)
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("nonsense", "MEADOW_DATABASE_URL is not a database URL"),
+        ("mysql://meadow@db/meadow", "MEADOW_DATABASE_URL is mysql"),
+    ],
+)
+def test_a_database_url_meadow_cannot_back_up_is_one_line(
+    capsys, monkeypatch, tmp_path, url, words
+):
+    code, _, err = run(capsys, monkeypatch, ["backup", str(tmp_path / "x")], url)
+    assert code == 2 and words in one_line(err)
