@@ -81,7 +81,7 @@ def check_store(data_dir: Path = DATA_DIR) -> None:
     store = store_of(data_dir)
     if store.file is not None and not store.file.is_file():
         raise DataError(f"there is no database at {store.file}")
-    with connected(store.url, store.shown) as connection, _ticking("checking") as tick:
+    with connected(store.reader(), store.shown) as connection, _ticking("checking") as tick:
         found = check(connection, store.shown, tick=tick)
     console.print(f"{store.shown}: {found.summary()}")
     _report(found)

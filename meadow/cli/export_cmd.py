@@ -53,7 +53,7 @@ def export_games(
     skipped: list[Skipped] = []
     written = 0
     try:
-        with connected(store.url, store.shown) as connection:
+        with connected(store.reader(), store.shown) as connection:
             revision = revision_of(connection, store.shown)
             head = migrations().get_current_head()
             if revision != head:

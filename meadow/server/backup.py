@@ -74,7 +74,7 @@ class Store:
     @classmethod
     def of(cls, settings: Settings) -> Store:
         if not settings.database_url:
-            return cls(f"sqlite:///{settings.sqlite_file().resolve()}", settings.sqlite_file())
+            return cls(sqlite_url(settings.sqlite_file()), settings.sqlite_file())
         try:
             url = make_url(settings.database_url)
         except ArgumentError:
@@ -89,6 +89,10 @@ class Store:
                 "and PostgreSQL"
             )
         return cls(settings.database_url, None)
+
+    def reader(self) -> str | Engine:
+        """What `connected` reads it with: SQLite read-only (never a file made by reading)."""
+        return self.url if self.file is None else sqlite_reader(self.file)
 
     @property
     def shown(self) -> str:
@@ -253,11 +257,19 @@ def connected(url: str | Engine, where: str) -> Iterator[Connection]:
         engine.dispose()
 
 
+def sqlite_url(path: Path) -> str:
+    """The SQLAlchemy URL of an SQLite file, whatever its path holds (?, #, %)."""
+    return URL.create("sqlite", database=str(path.resolve())).render_as_string()
+
+
 def sqlite_reader(path: Path) -> Engine:
     """An engine that opens an SQLite file read-only, and never makes one."""
-    return create_engine(
-        "sqlite://", creator=lambda: sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    )
+    return create_engine("sqlite://", creator=lambda: _read_only(path))
+
+
+def _read_only(path: Path, timeout: float = 5) -> sqlite3.Connection:
+    # A URI, so that mode=ro applies; as_uri escapes what a path may hold (?, #, %).
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout)
 
 
 def _first_line(message: str) -> str:
@@ -352,7 +364,7 @@ def _sqlite_copy(source: Path, target: Path, where: str) -> None:
     copy is left in rollback-journal mode: one self-contained file."""
     try:
         # Read-only: a backup never writes the database it copies.
-        reading = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
+        reading = _read_only(source, timeout=30)
         try:
             writing = sqlite3.connect(target)
             try:
@@ -375,7 +387,7 @@ def _sound_sqlite(path: Path, where: str, replay: bool) -> Inventory:
         raise DataError(f"{where} is not a sound SQLite database: {exc}") from None
     if verdict != ["ok"]:
         raise DataError(f"{where} fails SQLite's integrity check: {verdict[0]}")
-    with connected(f"sqlite:///{path.resolve()}", where) as connection:
+    with connected(sqlite_reader(path), where) as connection:
         return check(connection, where, replay=replay)
 
 
@@ -422,10 +434,9 @@ def restore_sqlite(
     try:
         _sqlite_copy(source, temporary, where=str(source))
         before = _sound_sqlite(temporary, str(source), replay=False).revision
-        url = f"sqlite:///{temporary.resolve()}"
         if before != migrations().get_current_head():
-            _migrate(url, str(source))
-        with connected(url, str(source)) as connection:
+            _migrate(sqlite_url(temporary), str(source))
+        with connected(sqlite_reader(temporary), str(source)) as connection:
             found = check(connection, str(source), tick=tick)
         # The migration's WAL folded back: the restored database is one file.
         with closing(sqlite3.connect(temporary)) as settle:

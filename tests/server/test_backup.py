@@ -23,6 +23,7 @@ from alembic.config import Config
 from sqlalchemy import create_engine
 
 from meadow.cli import main
+from meadow.server.backup import sqlite_url
 from meadow.store import Database, Move, Table, User
 from meadow.store.db import MIGRATIONS
 from tests.server.conftest import POSTGRES, Client, Server, fresh_postgres, signed_in
@@ -222,13 +223,13 @@ def meadow_database(data_dir: Path, revision: str = "head") -> Path:
     data_dir.mkdir(parents=True, exist_ok=True)
     path = data_dir / "meadow.sqlite3"
     if revision == "head":
-        database = Database(f"sqlite:///{path}")
+        database = Database(sqlite_url(path))
         database.migrate()
         database.dispose()
     else:
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        engine = create_engine(f"sqlite:///{path}")
+        engine = create_engine(sqlite_url(path))
         with engine.begin() as connection:
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
@@ -412,3 +413,21 @@ def test_a_database_url_meadow_cannot_back_up_is_one_line(
 ):
     code, _, err = run(capsys, monkeypatch, ["backup", str(tmp_path / "x")], url)
     assert code == 2 and words in one_line(err)
+
+
+def test_paths_with_characters_urls_reserve_are_the_paths_given(capsys, monkeypatch, tmp_path):
+    old = meadow_database(tmp_path / "old ?#%", "0008")  # migrated on restore: written to
+    args = ["restore", str(old), "--data-dir", str(tmp_path / "data ?1#%20")]
+    code, out, err = run(capsys, monkeypatch, args)
+    assert code == 0 and "migrated from schema 0008" in out, err
+    copy = tmp_path / "copy ?#.sqlite3"
+    code, out, err = run(
+        capsys, monkeypatch, ["backup", str(copy), "--data-dir", str(tmp_path / "data ?1#%20")]
+    )
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "copy ?#.sqlite3",
+        "data ?1#%20",
+        "old ?#%",
+    ]
+    assert sorted(p.name for p in (tmp_path / "data ?1#%20").iterdir()) == ["meadow.sqlite3"]
