@@ -51,6 +51,10 @@ def session_of(request: HTTPConnection, s: DbSession) -> Session | None:
     found = s.get(Session, token_hash(token))
     if found is None or expired(found):
         return None
+    # A ban ends the person's sessions; a session made while the ban was being decided must
+    # not outlive it either.
+    if found.user.banned_at is not None or found.user.deleted_at is not None:
+        return None
     return found
 
 

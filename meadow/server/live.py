@@ -15,7 +15,7 @@ from meadow.core.record import GameRecord
 from meadow.server.clocks import Clock
 
 
-@dataclass
+@dataclass(eq=False)  # each socket is itself: kept in sets, removed by identity
 class Listener:
     """A WebSocket waiting for news of a table for the person who opened it (None: a visitor
     not signed in). Which seat its news is built for is asked of the table each time

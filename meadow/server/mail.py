@@ -1,5 +1,6 @@
-"""'Your turn' notices by e-mail for async tables (off unless an SMTP host is set). A notice
-names the game and the table, never anything about the position."""
+"""E-mail (off unless an SMTP host is set): 'your turn' notices for async tables, which name
+the game and the table, never anything about the position; and the links people ask for (a
+new password, an address to confirm), whose secrets appear in no log line."""
 
 from __future__ import annotations
 
@@ -34,6 +35,41 @@ class Mailer:
         message["Subject"] = f"Your turn in {game_title} (table {table_id})"
         link = f"{self.config.public_url.rstrip('/')}/#/table/{table_id}"
         message.set_content(f"Hello {name},\n\nit is your move in {game_title}: {link}\n")
+        self.sending.submit(self._send, message)
+
+    def reset_link(self, to: str, name: str, token: str, minutes: int) -> None:
+        """A link that sets a new password for the account `name`, once, within `minutes`."""
+        link = self._link(f"#/reset/{token}")
+        self._queue(
+            to,
+            f"A new password for {name} at Meadow",
+            f"Hello {name},\n\nsomeone (you, we hope) asked to set a new password for your "
+            f"Meadow account {name}. This link sets one, once, within {minutes} minutes:\n\n"
+            f"{link}\n\nIf it was not you, do nothing: your password stays as it is.\n",
+        )
+
+    def confirm_link(self, to: str, name: str, token: str, hours: int) -> None:
+        """A link that confirms `to` as the address of the account `name`."""
+        link = self._link(f"#/confirm/{token}")
+        self._queue(
+            to,
+            f"Confirm your e-mail address for {name} at Meadow",
+            f"Hello {name},\n\nthis address was given for the Meadow account {name}. Follow "
+            f"this link within {hours} hours to confirm it; until then nothing else is sent "
+            f"to it:\n\n{link}\n\nIf it was not you, do nothing.\n",
+        )
+
+    def _link(self, page: str) -> str:
+        return f"{self.config.public_url.rstrip('/')}/{page}"
+
+    def _queue(self, to: str, subject: str, text: str) -> None:
+        if not self.on:
+            return
+        message = EmailMessage()
+        message["From"] = self.config.smtp_from
+        message["To"] = to
+        message["Subject"] = subject
+        message.set_content(text)
         self.sending.submit(self._send, message)
 
     def later(self, errand: Callable[..., None], *args: Any) -> None:

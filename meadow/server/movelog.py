@@ -14,15 +14,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, DateTime, bindparam, insert, update
+from sqlalchemy import Connection, DateTime, bindparam, insert, literal_column, update
 from sqlalchemy.dialects import sqlite
 
 from meadow.store import Move, Seat, Table
 from meadow.store.writer import Done, GroupWriter
 
+# Only at a running table: a game an admin closed meanwhile (in the database, maybe from
+# another process) takes no further line.
 _ADVANCE = (
     update(Table)
-    .where(Table.id == bindparam("p_table"), Table.moves_made == bindparam("p_before"))
+    .where(
+        Table.id == bindparam("p_table"),
+        Table.moves_made == bindparam("p_before"),
+        Table.status == literal_column("'running'"),  # no parameter of its own
+    )
     .values(
         moves_made=bindparam("p_number"),
         updated_at=bindparam("p_now"),

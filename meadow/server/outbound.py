@@ -12,7 +12,7 @@ from typing import Any
 from meadow.core.actions import Action, Event
 from meadow.core.game import State
 
-KINDS = frozenset({"sync", "move", "undo", "seat", "ack", "error", "chat"})
+KINDS = frozenset({"sync", "move", "undo", "seat", "ack", "error", "chat", "chat_hidden"})
 
 
 def message(kind: str, **fields: Any) -> dict[str, Any]:

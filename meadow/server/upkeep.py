@@ -42,6 +42,7 @@ def _idle_guests(s: DbSession, since: datetime) -> int:
     it); so does a table it hosts."""
     idle = select(User.id).where(
         User.password_hash.is_(None),
+        User.deleted_at.is_(None),  # a deleted account's row keeps its chat lines named
         User.created_at < since,
         ~exists().where(Seat.user_id == User.id),
         ~exists().where(Table.host_id == User.id),

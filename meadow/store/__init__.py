@@ -3,6 +3,7 @@ by default, PostgreSQL for many nodes), with its schema under Alembic migrations
 
 from meadow.store.db import Database
 from meadow.store.models import (
+    AuditEntry,
     Base,
     ChatMessage,
     Move,
@@ -11,10 +12,12 @@ from meadow.store.models import (
     Seat,
     Session,
     Table,
+    Token,
     User,
 )
 
 __all__ = [
+    "AuditEntry",
     "Base",
     "ChatMessage",
     "Database",
@@ -24,5 +27,6 @@ __all__ = [
     "Seat",
     "Session",
     "Table",
+    "Token",
     "User",
 ]

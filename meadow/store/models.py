@@ -46,6 +46,16 @@ class User(Base):
     # How the browser shows things to this person (`server.routers.accounts.Display`).
     settings: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # `email` proven by a link sent to it: notices and password resets go only to such an
+    # address. A new address waits in `pending_email` until its link is followed, while the
+    # old one keeps serving.
+    email_confirmed: Mapped[bool] = mapped_column(default=False)
+    pending_email: Mapped[str | None] = mapped_column(String(200))
+    is_admin: Mapped[bool] = mapped_column(default=False)  # may moderate (`meadow admin`)
+    banned_at: Mapped[datetime | None]  # may not log in, join, chat or play
+    # The person deleted the account (or an admin erased it): the row stays, with a neutral
+    # name and nothing else, so that the games and chat it was part of still read whole.
+    deleted_at: Mapped[datetime | None]
 
 
 class Session(Base):
@@ -110,7 +120,7 @@ class Seat(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     number: Mapped[int]
-    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     bot: Mapped[str | None] = mapped_column(String(40))
     used_ms: Mapped[int] = mapped_column(default=0)  # thinking time used, for game clocks
     left_at: Mapped[datetime | None]  # the person left a running game
@@ -192,6 +202,43 @@ class Rating(Base):
     games: Mapped[int] = mapped_column(default=0)
 
     user: Mapped[User | None] = relationship()
+
+
+class Token(Base):
+    """A link's secret, mailed to a person: to set a new password (`reset`) or to confirm an
+    e-mail address (`email`, the address it confirms). Kept as the SHA-256 of the token, as
+    sessions are; used once (the row goes), and only until `expires_at`."""
+
+    __tablename__ = "tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(10))
+    email: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    expires_at: Mapped[datetime]
+
+
+class AuditEntry(Base):
+    """One thing an admin did, through the browser or `meadow admin` (and the deletion of an
+    account by its owner): who (`actor_id`, or `actor` for the shell), what, on whom or
+    what, and when. The server processes also read new entries to carry out what they
+    decided (`server.moderation`)."""
+
+    __tablename__ = "audit"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[datetime] = mapped_column(default=now)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    actor: Mapped[str | None] = mapped_column(String(80))  # "shell:<login>" for the CLI
+    action: Mapped[str] = mapped_column(String(20))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
+    chat_id: Mapped[int | None] = mapped_column(ForeignKey("chat.id", ondelete="SET NULL"))
+    detail: Mapped[str | None] = mapped_column(Text)
+
+    acting: Mapped[User | None] = relationship(foreign_keys=[actor_id])
+    subject: Mapped[User | None] = relationship(foreign_keys=[user_id])
 
 
 class Site(Base):
