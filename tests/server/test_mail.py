@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import time
 from email import message_from_bytes
@@ -45,6 +46,14 @@ def test_an_async_table_mails_the_person_whose_move_it_is(tmp_path: Path):
             json={"email": "friend@example.org", "notify": True},
             headers={"X-CSRF-Token": friend.csrf},
         ).json()["notify"]
+        # Notices go to a confirmed address only: follow the link mailed to it.
+        deadline = time.monotonic() + 10
+        while not sink.messages and time.monotonic() < deadline:
+            time.sleep(0.1)
+        link = re.search(r"#/confirm/([\w-]+)", sink.messages.pop().get_payload())
+        assert link is not None
+        confirmed = friend.post("/api/accounts/email/confirm", json={"token": link.group(1)})
+        assert confirmed.status_code == 200
         created = host.post(
             "/api/tables",
             json={"game": "harmonies", "players": 2, "seats": [None, None], "mode": "async"},
