@@ -286,12 +286,18 @@ def set_admin(s: DbSession, actor: Actor, user: User, admin: bool) -> None:
 
 def hide_chat(s: DbSession, actor: Actor, chat_id: int) -> ChatMessage:
     """Nobody reads the line any more, anywhere (it stays in the store, marked)."""
-    line = s.get(ChatMessage, chat_id, with_for_update=True)
+    line = s.get(ChatMessage, chat_id)
     if line is None:
         raise ApiError(404, f"there is no chat line {chat_id}")
-    if line.hidden_at is not None:
+    # Guarded: of two admins hiding it at once, one does (and one entry is written).
+    hidden = s.execute(
+        update(ChatMessage)
+        .where(ChatMessage.id == chat_id, ChatMessage.hidden_at.is_(None))
+        .values(hidden_at=_now()),
+        execution_options={"synchronize_session": False},
+    )
+    if hidden.rowcount != 1:
         raise ApiError(409, f"chat line {chat_id} is hidden already")
-    line.hidden_at = _now()
     audit(s, actor, HIDE_CHAT, user_id=line.user_id, table_id=line.table_id, chat_id=chat_id)
     return line
 
