@@ -15,7 +15,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.conftest import Client, Server
+from tests.server.conftest import Client, Server, two_people
 from tests.server.test_chat import table_of_two
 from tests.server.test_safety import socket_to
 
@@ -286,3 +286,21 @@ def test_admins_are_made_and_unmade_and_listed(server: Server):
     found = admin.get("/api/admin/people", params={"guests": True, "find": "guest-"}).json()
     assert found and all(p["guest"] for p in found)
     assert put(admin, f"/api/admin/people/{found[0]['id']}/admin").status_code == 409
+
+
+def test_a_ban_at_the_shell_reaches_every_process_of_a_cluster(pair: tuple[Server, Server]):
+    """Two processes on one PostgreSQL and Redis: the banned person's socket on the one
+    process closes, and whichever process hosts the table hands their seat to the bot."""
+    a, b = pair
+    table_id, host, guest = two_people(a, b)
+    with socket_to(b, guest, table_id) as theirs, socket_to(a, host, table_id) as mine:
+        assert json.loads(theirs.recv(timeout=15))["kind"] == "sync"
+        assert json.loads(mine.recv(timeout=15))["kind"] == "sync"
+        assert cli(a, "ban", guest.name).returncode == 0
+        assert closed_with(theirs) == 4403
+        while (heard := json.loads(mine.recv(timeout=15)))["kind"] != "seat":
+            pass
+        assert (heard["seat"], heard["bot"]) == (1, "easy")
+    for server in pair:
+        assert log_in(server, guest.name).status_code == 403
+        assert server.client().get(f"/api/tables/{table_id}").json()["seats"][1]["bot"] == "easy"
