@@ -178,6 +178,7 @@ def test_a_backup_made_during_play_holds_every_acknowledged_move(
     context = fresh_postgres() if database else nullcontext()
     with context as fresh_url:
         fresh = Server(tmp_path / "fresh", fresh_url)
+        fresh.data_dir.mkdir()  # where its log goes (and SQLite)
         restored = meadow(["restore", str(backup)], fresh.data_dir, fresh_url)
         assert restored.returncode == 0, restored.stderr
         assert "every table's move log replays" in restored.stdout
