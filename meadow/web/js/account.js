@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { html } from "./draw.js";
 import { botName, currentLanguage, t, LANGUAGES } from "./i18n.js";
 import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./app.js";
+import { notificationRefusal } from "./alerts.js";
 
 export async function accountPage(mode) {
   const name = html("input", { name: "name", autocomplete: "username", required: true });
@@ -82,9 +83,16 @@ function choice(key, options, labelOf, current = session.settings[key]) {
   return html("label", {}, [t(`settings.${key}`), select]);
 }
 
-function toggle(key) {
+// `refusal`, for a setting the browser must allow: asked when the box is ticked, it answers
+// null, or why the box stays unticked (said in one line, and saved as off).
+function toggle(key, refusal = null) {
   const box = html("input", { type: "checkbox", name: key, checked: session.settings[key] });
-  box.addEventListener("change", () => change({ [key]: box.checked }));
+  box.addEventListener("change", async () => {
+    const refused = box.checked && refusal ? await refusal() : null;
+    if (refused) box.checked = false;
+    await change({ [key]: box.checked });
+    if (refused) notice(refused); // after the profile is drawn again, which clears notices
+  });
   return html("label", { class: "check" }, [box, t(`settings.${key}`)]);
 }
 
@@ -104,6 +112,8 @@ function settingsForm() {
     choice("language", LANGUAGES, (lang) => t(`language.${lang}`), currentLanguage()),
     toggle("animations"),
     toggle("colourblind"),
+    toggle("turn_notification", notificationRefusal),
+    toggle("turn_sound"),
     html("h3", {}, [t("renature.title")]),
     toggle("renature_scored_colour"),
     choice("renature_animals", ["faded", "hidden", "visible"], (v) => t(`settings.animals.${v}`)),

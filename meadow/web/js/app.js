@@ -17,6 +17,8 @@ const DEFAULT_SETTINGS = {
   colourblind: false,
   renature_scored_colour: true,
   renature_animals: "faded",
+  turn_notification: false, // a browser notification when the move comes to a hidden tab
+  turn_sound: false, // and a short sound
 };
 
 // What every page may read: the person signed in (or null) and their settings.

@@ -7,6 +7,7 @@ import { go, notice, problem, session } from "./app.js";
 import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
 import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
+import { TurnWatch } from "./alerts.js";
 import { rulesLink } from "./rules.js";
 
 const { html } = draw;
@@ -44,6 +45,9 @@ class LiveTable {
     this.used = info.seats.map((s) => s.used_ms);
     this.ticking = setInterval(() => this.tick(), 1000);
     this.root = html("div", { class: `table game-${info.game}`, "data-table": info.id });
+    // A turn alert in a hidden tab, and a computer seat's "thinking…" mark (alerts.js).
+    const table = { id: info.id, game: info.game, seat: this.seat };
+    this.watch = new TurnWatch(this.root, table, () => this.info.seats);
     this.draw();
     this.connect(0);
   }
@@ -51,6 +55,7 @@ class LiveTable {
   close() {
     this.closed = true;
     clearInterval(this.ticking);
+    this.watch.stop();
     if (this.socket) this.socket.close();
     banner(false);
   }
@@ -78,6 +83,7 @@ class LiveTable {
   }
 
   receive(message) {
+    if (message.to_move !== undefined) this.watch.heard(message); // as it arrives, shown or not
     if (message.kind === "sync") this.onSync(message);
     else if (message.kind === "move") this.onMove(message);
     else if (message.kind === "undo") this.onUndo(message);
@@ -241,12 +247,14 @@ class LiveTable {
         {
           class: position && position.to_move === s.seat ? "seat to-move" : "seat",
           style: `--seat: ${seatColour(this.module, s.seat)}`,
+          "data-seat": s.seat,
         },
         [
           html("span", { class: "mark" }, [draw.seatSymbol(s.seat)]),
           seatLabel(s),
           s.seat === this.seat ? ` (${t("table.you")})` : "",
           s.seat === this.seat && s.bot && this.info.status === "running" ? this.reclaimButton() : null,
+          this.watch.mark(s.seat),
         ],
       ),
     );
