@@ -72,6 +72,7 @@ function pile(tokens, x, y, rx, cb) {
   const base = y + ((tokens.length - 2) * h) / 2;
   const g = svg("g", { class: "hm-stack", "pointer-events": "none" });
   tokens.forEach((colour, k) => g.append(disc(colour, x, base - k * h, rx, cb)));
+  g.lastChild.setAttribute("data-piece", "top"); // the token placed last, for motion.js
   return { node: g, top: base - (tokens.length - 1) * h };
 }
 
@@ -81,7 +82,8 @@ function cube(x, y, s, spirit) {
   const w = s * 0.87;
   const edge = { stroke: "#30261d", "stroke-width": Math.max(0.6, s / 8), "stroke-linejoin": "round" };
   const poly = (points, fill) => svg("polygon", { points: points.join(" "), fill, ...edge });
-  return svg("g", { class: spirit ? "hm-cube hm-spirit-cube" : "hm-cube", "pointer-events": "none" }, [
+  const look = spirit ? "hm-cube hm-spirit-cube" : "hm-cube";
+  return svg("g", { class: look, "pointer-events": "none", "data-piece": "cube" }, [
     poly([`${x},${y - s}`, `${x + w},${y - s / 2}`, `${x},${y}`, `${x - w},${y - s / 2}`], faces[0]),
     poly([`${x - w},${y - s / 2}`, `${x},${y}`, `${x},${y + s}`, `${x - w},${y + s / 2}`], faces[1]),
     poly([`${x + w},${y - s / 2}`, `${x},${y}`, `${x},${y + s}`, `${x + w},${y + s / 2}`], faces[2]),
@@ -190,7 +192,7 @@ function handTray(view, ctx, cb) {
     );
   });
   const mover = view.to_move === null ? null : playerName(view.to_move, ctx);
-  return html("div", { class: "hm-hand-box" }, [
+  return html("div", { class: "hm-hand-box", "data-spot": "hand" }, [
     html("div", { class: "hm-caption", text: ctx.t("hand", { player: mover }) }),
     tray,
   ]);
@@ -601,6 +603,25 @@ export function describe(event, ctx) {
       return ctx.t("event.game_over");
     default:
       return event.kind;
+  }
+}
+
+// What a move carries across the table, for the page to show it flying (motion.js): tokens
+// from the central board to the hand and from the hand to a space, a card from the river to
+// the player, a cube from its card to the board.
+export function motion(event) {
+  const cell = `cell:${event.seat}:${event.cell}`;
+  switch (event.kind) {
+    case "take_tokens":
+      return [{ from: `central:${event.space}`, to: "hand" }];
+    case "place_token":
+      return [{ from: "hand", to: cell, piece: "top" }];
+    case "take_card":
+      return [{ from: `card:${event.card}`, to: `card:${event.card}` }];
+    case "place_cube":
+      return [{ from: `card:${event.card}`, to: cell, piece: "cube" }];
+    default:
+      return [];
   }
 }
 

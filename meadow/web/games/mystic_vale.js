@@ -943,6 +943,7 @@ function ownedVales(druid, owner, ctx, mine) {
         class: "mv-tile mv-vale mv-owned-vale",
         "data-key": mine ? `myvale:${v.vale}` : null,
         "data-spot": `vales:${owner}`,
+        "data-piece": `vale:${v.vale}`,
       },
       [valeCard(v.vale, ctx, { isNew: v.new, scale: 0.85 })],
     ),
@@ -1416,8 +1417,9 @@ export function spots(event) {
     case "look":
       return [`deck:${s}`];
     case "spoil":
-    case "harvest":
       return [`field:${s}`];
+    case "buy":
+      return [`adv:${event.copy}`];
     case "vp":
       return [`vp:${s}`, "pool"];
     case "exchange":
@@ -1436,11 +1438,22 @@ export function spots(event) {
       return [`vale:${event.vale}`];
     case "end_triggered":
       return ["pool"];
-    case "game_over":
-      return [];
     default:
-      return s === null || s === undefined ? [] : [`druid:${s}`];
+      // A harvest, a purchase ending, a new turn: nothing in particular changed on the mat,
+      // and marking the whole mat made it flash on most moves.
+      return [];
   }
+}
+
+// What a move carries across the table, for the page to show it flying (motion.js): an
+// advancement from the market into the card it is sleeved onto, a vale from the market to
+// the druid's vales.
+export function motion(event) {
+  if (event.kind === "sleeve") return [{ from: `adv:${event.copy}`, to: `c:${event.seat}:${event.card}` }];
+  if (event.kind === "buy_vale") {
+    return [{ from: `vale:${event.vale}`, to: `vales:${event.seat}`, piece: `vale:${event.vale}` }];
+  }
+  return [];
 }
 
 // The page's table has each category; this says where the points come from.

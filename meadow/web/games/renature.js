@@ -769,6 +769,7 @@ function plantLayer(view, ctx) {
     layer.append(
       plantPiece(plant.plant, plant.colour, x + C / 2, y + C / 2 + 1, 34, ctx, {
         "data-spot": `cell:${name}`,
+        "data-piece": "plant",
       }),
     );
   }
@@ -1438,6 +1439,15 @@ function areaScoredText(event, ctx) {
   const token = t("event.token_to", { name: playerName(ctx, event.taker) });
   const back = event.back !== undefined ? t("event.token_back", { n: event.back }) : "";
   return `${t("event.area_scored", { area: event.area, who })}; ${token}${back}`;
+}
+
+// What a move carries onto the board, for the page to show it flying (motion.js): a domino's
+// halves and a plant, from the seat's panel to their spaces.
+export function motion(event) {
+  const from = `seat:${event.seat}`;
+  if (event.kind === "place_domino") return event.cells.map((cell) => ({ from, to: `cell:${cell}` }));
+  if (event.kind === "plant") return [{ from, to: `cell:${event.cell}`, piece: "plant" }];
+  return [];
 }
 
 export function spots(event) {

@@ -442,17 +442,17 @@ function seatRow(seat, ctx) {
   const hand = view.hands ? view.hands[seat] : null;
   const classes = ["seat-row", view.to_move === seat ? "to-move" : "", seat === ctx.seat ? "mine" : ""];
   const pointsLabel = view.phase === "over" ? "label.points_end" : "label.points";
-  const row = html("li", { class: classes.join(" ").trim(), "data-seat": seat }, [
+  const row = html("li", { class: classes.join(" ").trim(), "data-seat": seat, "data-spot": `seat:${seat}` }, [
     html("div", { class: "who" }, [
       svg("svg", { viewBox: "-12 -12 24 24", width: 20, height: 20 }, [visitorGlyph(seat, 9, "E", ctx)]),
       html("strong", {}, [playerName(seat, ctx)]),
       seat === ctx.seat ? html("span", { class: "you" }, [ctx.t("label.you")]) : null,
     ]),
-    panelLine(ctx.t("label.visitors_left"), [meeples(seat, ctx), count(left)]),
+    panelLine(ctx.t("label.visitors_left"), [meeples(seat, ctx), count(left, `left:${seat}`)]),
     panelLine(ctx.t(pointsLabel), [count(ctx.t("label.points_value", points))]),
     hand
       ? panelLine(ctx.t("label.hand"), hand.map((t) => tileIcon(t, 34, ctx)))
-      : panelLine(ctx.t("label.hand_size"), [count(view.hand_sizes[seat])]),
+      : panelLine(ctx.t("label.hand_size"), [count(view.hand_sizes[seat], `hand:${seat}`)]),
   ]);
   row.style.setProperty("--seat", seatColour(seat));
   return row;
@@ -462,8 +462,9 @@ function panelLine(what, parts) {
   return html("div", { class: "line" }, [html("span", { class: "what" }, [what]), ...parts]);
 }
 
-function count(value) {
-  return html("span", { class: "count" }, [String(value)]);
+// `counted`: a number the page counts up or down when a shown move changes it (motion.js).
+function count(value, counted = null) {
+  return html("span", { class: "count", "data-count": counted }, [String(value)]);
 }
 
 // A seat's visitors in a row: those still to place, then the placed ones faded.
@@ -580,6 +581,15 @@ function gameOverLine(result, ctx) {
   const points = result.scores[first[0]];
   if (first.length === 1) return ctx.t("event.winner", { player: playerName(first[0], ctx), points });
   return ctx.t("event.shared", { players: first.map((s) => playerName(s, ctx)).join(", "), points });
+}
+
+// What a move carries across the table, for the page to show it flying (motion.js): a tile
+// from the hand (the seat's panel, when the hand is hidden) to its cell, a visitor from the
+// seat's panel to its place on the border.
+export function motion(event) {
+  if (event.kind === "place") return [{ from: [`tile:${event.tile}`, `seat:${event.seat}`], to: `cell:${event.cell}` }];
+  if (event.kind === "visit") return [{ from: `seat:${event.seat}`, to: `pos:${event.position}` }];
+  return [];
 }
 
 export function spots(event) {

@@ -5,6 +5,8 @@ import { html } from "./draw.js";
 import { botName, currentLanguage, t, LANGUAGES } from "./i18n.js";
 import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./app.js";
 import { notificationRefusal } from "./alerts.js";
+import { PACES } from "./motion.js";
+import { accountSections, addressSaved, addressState } from "./people.js";
 
 export async function accountPage(mode) {
   const name = html("input", { name: "name", autocomplete: "username", required: true });
@@ -22,6 +24,7 @@ export async function accountPage(mode) {
       t(mode === "signup" ? "account.signup" : "account.login"),
     ]),
     html("p", { class: "hint" }, [t(mode === "signup" ? "account.name_rule" : "account.no_account")]),
+    mode === "login" ? html("p", {}, [html("a", { href: "#/forgot", class: "forgot" }, [t("reset.forgot")])]) : null,
   ]);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -68,9 +71,32 @@ export async function profilePage() {
     html("h1", {}, [t("profile.title", { name: session.me.name })]),
     settingsForm(),
     noticesForm(),
+    ...accountSections(),
+    mutedList(),
     await ratingsTable(),
   ];
   return { nodes };
+}
+
+// The people whose chat this person does not read, each with a way back.
+function mutedList() {
+  const muted = session.me.muted || [];
+  const unmute = async (name) => {
+    try {
+      await api("DELETE", `/api/accounts/me/mutes/${encodeURIComponent(name)}`);
+      session.me.muted = muted.filter((other) => other !== name);
+      go("#/profile");
+    } catch (error) {
+      notice(problem(error));
+    }
+  };
+  const items = muted.map((name) =>
+    html("li", {}, [name, " ", html("button", { type: "button", class: "unmute", onclick: () => unmute(name) }, [t("chat.unmute")])]),
+  );
+  return html("section", { class: "card muted-people" }, [
+    html("h2", {}, [t("chat.muted_title")]),
+    items.length ? html("ul", {}, items) : html("p", { class: "hint" }, [t("chat.nobody_muted")]),
+  ]);
 }
 
 function choice(key, options, labelOf, current = session.settings[key]) {
@@ -111,6 +137,7 @@ function settingsForm() {
     html("h2", {}, [t("settings.title")]),
     choice("language", LANGUAGES, (lang) => t(`language.${lang}`), currentLanguage()),
     toggle("animations"),
+    choice("move_pace", PACES, (pace) => t(`settings.pace.${pace}`)),
     toggle("colourblind"),
     toggle("turn_notification", notificationRefusal),
     toggle("turn_sound"),
@@ -121,11 +148,12 @@ function settingsForm() {
 }
 
 function noticesForm() {
-  const email = html("input", { type: "email", name: "email", value: session.me.email || "" });
+  const email = html("input", { type: "email", name: "email", value: session.me.pending_email || session.me.email || "" });
   const notify = html("input", { type: "checkbox", name: "notify", checked: session.me.notify });
   const form = html("form", { class: "card" }, [
     html("h2", {}, [t("notices.title")]),
     html("label", {}, [t("notices.email"), email]),
+    addressState(),
     html("label", { class: "check" }, [notify, t("notices.notify")]),
     html("button", { type: "submit" }, [t("notices.save")]),
   ]);
@@ -133,8 +161,10 @@ function noticesForm() {
     event.preventDefault();
     try {
       const body = { email: email.value || null, notify: notify.checked };
+      const before = session.me.pending_email;
       session.me = await api("PUT", "/api/accounts/me", body);
-      notice(t("notices.saved"), "info");
+      go("#/profile"); // the address's state drawn afresh
+      notice(addressSaved(before), "info");
     } catch (error) {
       notice(problem(error));
     }

@@ -4,6 +4,8 @@ import { api, setCsrf } from "./api.js";
 import { html, patternDefs } from "./draw.js";
 import { t, useLanguage } from "./i18n.js";
 import { accountPage, profilePage } from "./account.js";
+import { confirmPage, forgotPage, resetPage } from "./people.js";
+import { adminPage } from "./admin.js";
 import { lobbyPage, invitePage, turnsPage } from "./lobby.js";
 import { tablePage } from "./table.js";
 import { replayPage } from "./replay.js";
@@ -14,6 +16,7 @@ export const GAMES = ["topiary", "harmonies", "renature", "mystic_vale"];
 const DEFAULT_SETTINGS = {
   language: null, // not chosen: the browser's own
   animations: true,
+  move_pace: "normal", // other seats' moves shown one at a time (motion.js)
   colourblind: false,
   renature_scored_colour: true,
   renature_animals: "faded",
@@ -110,6 +113,7 @@ function drawNav() {
         link("#/", "nav.lobby"),
         link("#/turns", "nav.turns"),
         link("#/profile", "nav.profile"),
+        session.me.admin ? link("#/admin", "nav.admin") : null,
         html("span", { class: "who" }, [session.me.name]),
         html("button", { type: "button", class: "link", onclick: logOut }, [t("nav.logout")]),
       ]
@@ -129,6 +133,10 @@ const ROUTES = [
   [/^#\/signup$/, () => accountPage("signup")],
   [/^#\/turns$/, () => turnsPage()],
   [/^#\/profile$/, () => profilePage()],
+  [/^#\/admin$/, () => adminPage()],
+  [/^#\/forgot$/, () => forgotPage()],
+  [/^#\/reset\/([\w-]+)$/, (m) => resetPage(m[1])],
+  [/^#\/confirm\/([\w-]+)$/, (m) => confirmPage(m[1])],
   [/^#\/table\/(\d+)$/, (m) => tablePage(Number(m[1]))],
   [/^#\/replay\/(\d+)$/, (m) => replayPage(Number(m[1]))],
   [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
@@ -145,7 +153,7 @@ export async function route() {
   clearError(); // a refusal belongs to the page it was made on
   drawNav();
   const address = location.hash || "#/";
-  const needsAccount = !/^#\/(login|signup|table|replay|invite|rules)/.test(address);
+  const needsAccount = !/^#\/(login|signup|table|replay|invite|rules|forgot|reset|confirm)/.test(address);
   const found = ROUTES.map(([pattern, open]) => [address.match(pattern), open]).find(([m]) => m);
   let shown;
   if (needsAccount && !session.me) shown = await accountPage("login");

@@ -8,7 +8,10 @@ import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
 import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
 import { TurnWatch } from "./alerts.js";
+import { ChatBox } from "./chat.js";
+import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
+import { MovePlayer, animate, flightMs, snapshot } from "./motion.js";
 
 const { html } = draw;
 
@@ -48,6 +51,11 @@ class LiveTable {
     // A turn alert in a hidden tab, and a computer seat's "thinking…" mark (alerts.js).
     const table = { id: info.id, game: info.game, seat: this.seat };
     this.watch = new TurnWatch(this.root, table, () => this.info.seats);
+    this.chat = new ChatBox(info.id); // kept through every redraw
+    // Other seats' moves are shown one at a time; `heard` is the last line received,
+    // shown or still waiting its turn.
+    this.player = new MovePlayer((message, how) => this.show(message, how));
+    this.heard = 0;
     this.draw();
     this.connect(0);
   }
@@ -88,10 +96,19 @@ class LiveTable {
     else if (message.kind === "move") this.onMove(message);
     else if (message.kind === "undo") this.onUndo(message);
     else if (message.kind === "seat") this.refreshSeats();
+    else if (message.kind === "chat") this.chat.add(message);
+    else if (message.kind === "chat_hidden") this.chat.remove(message.id);
     else if (message.kind === "error") this.refused(refusal(message.status, message.error));
   }
 
   onSync(message) {
+    if (message.chat) this.chat.setLines(message.chat);
+    if (message.status === "finished") {
+      // The end, or a rematch offered: the ratings and the offer are in the table's info.
+      this.absorb(message);
+      this.refreshSeats();
+      return;
+    }
     if (message.status !== this.info.status) {
       // The table started (or ended) since the page was drawn: seats and view change.
       go(`#/table/${this.info.id}`);
@@ -102,27 +119,54 @@ class LiveTable {
       this.refreshSeats();
       return;
     }
-    const known = this.lastNumber();
-    for (const line of message.moves) if (line.number > known) this.addLine(line);
-    if (message.view !== undefined) this.setPosition(message);
+    this.absorb(message);
     this.draw();
+  }
+
+  absorb(sync) {
+    // A resync brings the present: moves still waiting to be shown are in it.
+    this.player.skip();
+    const known = this.lastNumber();
+    for (const line of sync.moves) if (line.number > known) this.addLine(line);
+    this.heard = Math.max(this.heard, this.lastNumber());
+    if (sync.view !== undefined) this.setPosition(sync);
   }
 
   onMove(message) {
-    if (message.number <= this.lastNumber()) return;
-    const { number, seat, events, action, note } = message;
-    this.addLine({ number, seat, events, action, note });
-    this.used[seat] += Date.now() - this.turnStarted;
+    if (message.number <= this.heard) return;
+    this.heard = message.number;
+    this.used[message.seat] += Date.now() - this.turnStarted;
     this.turnStarted = Date.now();
-    this.fresh = events.flatMap((event) => this.module.spots(event, this.ctx()) || []);
-    this.setPosition(message);
-    this.draw();
+    // Your own moves land at once; everyone else's are shown, one at a time.
+    this.player.push(message, message.seat !== this.seat);
   }
 
   onUndo(message) {
-    this.addLine({ number: message.number, seat: message.seat, undoes: message.undoes });
+    if (message.number <= this.heard) return;
+    this.heard = message.number;
+    this.player.push(message, false);
+  }
+
+  // Draw one move or undo; for a move shown at its pace, the animations it started.
+  show(message, { paced }) {
+    if (message.kind === "undo") {
+      this.addLine({ number: message.number, seat: message.seat, undoes: message.undoes });
+      this.setPosition(message);
+      this.draw();
+      return [];
+    }
+    const { number, seat, events, action, note } = message;
+    this.addLine({ number, seat, events, action, note });
+    const ctx = this.ctx();
+    const fresh = events.flatMap((event) => this.module.spots(event, ctx) || []);
+    const before = paced && this.board ? snapshot(this.board) : null;
+    this.fresh = before ? [] : fresh;
     this.setPosition(message);
     this.draw();
+    if (message.over) this.refreshSeats(); // the ratings it changed
+    if (!before || !this.board) return [];
+    const flights = events.flatMap((event) => (this.module.motion && this.module.motion(event, ctx)) || []);
+    return animate(this.board, before, { flights, fresh, flightMs: flightMs() });
   }
 
   addLine(line) {
@@ -222,6 +266,7 @@ class LiveTable {
   }
 
   draw() {
+    const kept = this.chat.beforeMove(); // before the new parts take the chat's node
     const position = this.position;
     const myTurn = Boolean(position && !position.over && position.to_move === this.seat);
     Object.assign(this.root.dataset, {
@@ -229,14 +274,16 @@ class LiveTable {
       move: position ? position.move : 0,
       myTurn,
       over: Boolean(position && position.over),
+      showing: this.player.waiting.length, // moves heard, still waiting to be shown
     });
     // Another tab's title tells a player whose move it is.
     const title = t(`${this.info.game}.title`);
     document.title = myTurn ? `● ${t("table.your_turn")} · ${title}` : `${title} · ${t("site.title")}`;
     const parts = [this.header(myTurn)];
-    if (this.info.status === "open") parts.push(this.waitingRoom());
+    if (this.info.status === "open") parts.push(this.waitingRoom(), this.chat.root);
     else if (position) parts.push(this.playArea(myTurn));
     this.root.replaceChildren(...parts);
+    this.chat.afterMove(kept);
   }
 
   header(myTurn) {
@@ -260,6 +307,8 @@ class LiveTable {
     );
     const status = !position
       ? t(this.info.status === "abandoned" ? "table.closed" : "table.waiting")
+      : this.info.status === "abandoned"
+        ? t("table.closed_running")
       : position.over
         ? t("table.over")
         : myTurn
@@ -339,6 +388,7 @@ class LiveTable {
   playArea(myTurn) {
     const ctx = this.ctx();
     const board = html("div", { class: "board" });
+    this.board = board; // what the next shown move animates from
     this.module.render(board, ctx);
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
     markKeys(board, next, this.picked, (key) => this.pick(key));
@@ -350,10 +400,12 @@ class LiveTable {
         ? html("a", { href: `#/replay/${this.info.id}`, class: "replay-link" }, [t("table.replay")])
         : null,
       this.logList(ctx, board),
+      this.chat.root,
     ]);
     // The final scores run under the board and the log: a game's breakdown is wide.
     const over = this.position.over ? resultPanel(this.module, ctx) : null;
-    return html("div", {}, [html("div", { class: "play" }, [board, side]), over]);
+    const after = this.info.status === "finished" ? afterGame(this.info) : null;
+    return html("div", {}, [html("div", { class: "play" }, [board, side]), after, over]);
   }
 
   actionBar(ctx, next, myTurn) {

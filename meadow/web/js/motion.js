@@ -1,0 +1,184 @@
+// Showing a move happen: the one player of every animation on a table.
+//
+// Other seats' moves are shown one at a time, at the pace the person chose in Profile
+// (`settings.move_pace`: off, normal, slow); your own moves land at once. Each shown move is
+// drawn, then animated from the picture before it:
+// - a piece that a game module names as moving (`motion(event) -> [{from, to, piece}]`) flies
+//   from where the `from` spot was (the first of several that was drawn) to where it now
+//   stands: the element marked `data-piece="<piece>"` that is (or is inside) a `to` spot,
+//   else the `to` spot itself when no piece is named;
+// - what the move's events name (`spots(event)`) is marked fresh: a card flips in, a space
+//   lights up;
+// - every number drawn with `data-count="<key>"` counts up (or down) to its new value.
+// Animations off in the settings, or reduced motion asked by the system, keep the pace but
+// move nothing. A resync (a reconnection) skips what is still waiting to the present.
+
+import { session } from "./app.js";
+
+export const PACES = ["off", "normal", "slow"];
+const PAUSE = { off: 0, normal: 900, slow: 1900 }; // ms a shown move stays before the next
+const FLIGHT = { normal: 450, slow: 800 }; // ms a piece takes to fly
+
+export function pace() {
+  const chosen = session.settings.move_pace;
+  return PACES.includes(chosen) ? chosen : "normal";
+}
+
+export function movesAllowed() {
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return session.settings.animations && !reduced;
+}
+
+// Where everything stood before a redraw: each spot's box and each counted number.
+export function snapshot(board) {
+  const spots = new Map();
+  for (const node of board.querySelectorAll("[data-spot]")) {
+    if (!spots.has(node.dataset.spot)) spots.set(node.dataset.spot, node.getBoundingClientRect());
+  }
+  const counts = new Map();
+  for (const node of board.querySelectorAll("[data-count]")) {
+    counts.set(node.dataset.count, Number(node.textContent));
+  }
+  return { spots, counts };
+}
+
+// Animate the board just drawn from `before`: flights, fresh marks, counts.
+export function animate(board, before, { flights = [], fresh = [], flightMs = FLIGHT.normal }) {
+  if (!movesAllowed()) {
+    for (const node of freshNodes(board, fresh)) node.classList.add("fresh-still");
+    return [];
+  }
+  const running = [];
+  for (const flight of flights) {
+    const start = [].concat(flight.from).map((spot) => before.spots.get(spot)).find(Boolean);
+    const piece = pieceOf(board, flight);
+    if (start && piece) running.push(fly(piece, start, flightMs));
+  }
+  for (const node of freshNodes(board, fresh)) node.classList.add("fresh");
+  for (const node of board.querySelectorAll("[data-count]")) {
+    const was = before.counts.get(node.dataset.count);
+    const now = Number(node.textContent);
+    if (was !== undefined && Number.isFinite(was) && Number.isFinite(now) && was !== now) {
+      running.push(countUp(node, was, now, flightMs));
+    }
+  }
+  return running;
+}
+
+function pieceOf(board, { to, piece }) {
+  const targets = to ? [...board.querySelectorAll(`[data-spot="${CSS.escape(to)}"]`)] : [];
+  if (!piece) return targets[0] || null;
+  const named = `[data-piece="${CSS.escape(piece)}"]`;
+  for (const target of targets) {
+    if (target.matches(named)) return target;
+    const inner = target.querySelector(named);
+    if (inner) return inner;
+  }
+  return targets.length ? null : board.querySelector(named);
+}
+
+function freshNodes(board, spots) {
+  return spots.flatMap((spot) => [...board.querySelectorAll(`[data-spot="${CSS.escape(spot)}"]`)]);
+}
+
+// The piece drawn where it stands now, moved back to `start` and let fly home.
+function fly(piece, start, ms) {
+  const end = piece.getBoundingClientRect();
+  let dx = start.left + start.width / 2 - (end.left + end.width / 2);
+  let dy = start.top + start.height / 2 - (end.top + end.height / 2);
+  let base = "";
+  if (piece instanceof SVGGraphicsElement && piece.ownerSVGElement) {
+    // An SVG element moves in its drawing's units; its own transform stays under the flight.
+    const scale = piece.ownerSVGElement.getScreenCTM();
+    if (scale && scale.a) {
+      dx /= scale.a;
+      dy /= scale.d;
+    }
+    const own = piece.transform && piece.transform.baseVal.consolidate();
+    if (own) {
+      const m = own.matrix;
+      base = ` matrix(${m.a}, ${m.b}, ${m.c}, ${m.d}, ${m.e}, ${m.f})`;
+    }
+  }
+  const animation = piece.animate(
+    [
+      { transform: `translate(${dx}px, ${dy}px)${base}`, opacity: 0.85 },
+      { transform: base.trim() || "none", opacity: 1 },
+    ],
+    { duration: ms, easing: "cubic-bezier(.3,.7,.4,1)" },
+  );
+  piece.classList.add("flying");
+  return animation.finished.catch(() => null).then(() => piece.classList.remove("flying"));
+}
+
+function countUp(node, was, now, ms) {
+  const started = performance.now();
+  return new Promise((done) => {
+    const step = (time) => {
+      const part = Math.min(1, (time - started) / ms);
+      node.textContent = String(Math.round(was + (now - was) * part));
+      if (part < 1) requestAnimationFrame(step);
+      else done();
+    };
+    node.textContent = String(was);
+    requestAnimationFrame(step);
+  });
+}
+
+// Other seats' moves, one at a time. `show(message)` draws a message and returns the
+// animations it started; the player waits for them and the pace before the next.
+export class MovePlayer {
+  constructor(show) {
+    this.show = show;
+    this.waiting = [];
+    this.running = false;
+    this.generation = 0; // a skip ends whatever was being waited for
+  }
+
+  get busy() {
+    return this.running || this.waiting.length > 0;
+  }
+
+  // A move to show: at once when the pace is off or it is the viewer's own, else in turn.
+  // A hidden tab shows at once too: nobody watches, and its timers and frames are held back
+  // (the title must say "your move" when the move comes).
+  push(message, paced) {
+    if (!paced || pace() === "off" || document.hidden) {
+      if (this.busy) this.waiting.push({ message, paced: false });
+      else this.show(message, { paced: false });
+      return;
+    }
+    this.waiting.push({ message, paced: true });
+    if (!this.running) this.run();
+  }
+
+  async run() {
+    this.running = true;
+    const generation = this.generation;
+    while (this.waiting.length && generation === this.generation) {
+      const { message, paced } = this.waiting.shift();
+      const shownPaced = paced && !document.hidden;
+      const running = this.show(message, { paced: shownPaced, left: this.waiting.length });
+      if (!shownPaced) continue;
+      // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
+      await Promise.race([Promise.all(running || []), sleep(flightMs() + 300)]);
+      await sleep(PAUSE[pace()]);
+    }
+    if (generation === this.generation) this.running = false;
+  }
+
+  // Drop what waits (a resync brings the present): nothing more is shown from the queue.
+  skip() {
+    this.generation += 1;
+    this.waiting = [];
+    this.running = false;
+  }
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function flightMs() {
+  return FLIGHT[pace()] || FLIGHT.normal;
+}

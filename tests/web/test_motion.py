@@ -1,0 +1,218 @@
+"""Other seats' moves shown one at a time (issue 21, 1): each one drawn in turn at the pace
+set in Profile, with pieces flying and numbers counting; your own moves land at once; a
+resync skips to the present; animations off keep the pace and move nothing. And what may be
+clicked never shares a hue with a seat's colour (issue 21, 5)."""
+
+from __future__ import annotations
+
+import colorsys
+import itertools
+import random
+import re
+
+from tests.web.conftest import Player
+
+# Every value the table's data-move takes, and each element that started to fly, with times.
+RECORDER = """
+window.meadowShown = [];
+window.meadowFlights = 0;
+new MutationObserver((changes) => {
+  for (const change of changes) {
+    const node = change.target;
+    if (change.attributeName === "data-move" && node.classList.contains("table")) {
+      window.meadowShown.push([Number(node.dataset.move), performance.now()]);
+    }
+    if (change.attributeName === "class" && node.classList && node.classList.contains("flying")) {
+      window.meadowFlights += 1;
+    }
+  }
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-move", "class"] });
+"""
+
+
+def choose_pace(player: Player, pace: str, animations: bool = True) -> None:
+    player.open("#/profile")
+    player.page.select_option("select[name=move_pace]", pace)
+    player.page.wait_for_selector("body[data-settings=saved]")
+    if not animations:
+        player.page.uncheck("input[name=animations]")
+        player.page.wait_for_selector("html.no-animations")
+        player.page.wait_for_selector("body[data-settings=saved]")
+
+
+def harmonies_against_a_bot(
+    player: Player, name: str, pace: str, animations: bool = True, game: str = "harmonies"
+) -> None:
+    player.page.add_init_script(RECORDER)
+    player.sign_up(name)
+    choose_pace(player, pace, animations)
+    player.create_table(game, ["easy"])
+
+
+def play_until_the_bot_has_moved(player: Player, rng: random.Random) -> tuple[int, int]:
+    """Our moves until the bot's turn, then wait until its whole turn has been shown: the
+    numbers of our last move and of the bot's last."""
+    player.wait_for_turn_or_end()
+    while player.table_state()["myTurn"] == "true":
+        player.play_decision(rng)
+    mine = int(player.table_state()["move"])
+    player.wait_for_turn_or_end()
+    player.page.wait_for_selector(".table[data-showing='0']")
+    return mine, int(player.table_state()["move"])
+
+
+def shown_after(player: Player, number: int) -> list[tuple[int, float]]:
+    return [(n, at) for n, at in player.page.evaluate("window.meadowShown") if n > number]
+
+
+def test_each_move_of_the_bot_is_shown_in_turn_at_the_pace(player: Player) -> None:
+    harmonies_against_a_bot(player, "paced", "normal")
+    mine, theirs = play_until_the_bot_has_moved(player, random.Random(1))
+    assert theirs - mine >= 3  # a Harmonies turn is several decisions
+    shown = shown_after(player, mine)
+    # Every one of the bot's moves was on the board, one after another, in order.
+    assert [n for n, _ in shown] == list(range(mine + 1, theirs + 1))
+    gaps = [later - earlier for (_, earlier), (_, later) in itertools.pairwise(shown)]
+    assert min(gaps) >= 600, gaps  # each stayed for the pace's pause, at least
+    # Pieces flew (tokens to the hand and to the board), and every animation has ended.
+    assert player.page.evaluate("window.meadowFlights") >= 1
+    # Every animation started comes to its end (none is left half-way).
+    left = player.page.evaluate(
+        """async () => {
+            const finite = () => document.getAnimations()
+                .filter((a) => a.effect.getTiming().iterations !== Infinity);
+            await Promise.all(finite().map((a) => a.finished));
+            return finite().length;
+        }"""
+    )
+    assert left == 0
+    assert player.errors == []
+
+
+def test_with_the_pace_off_the_bots_moves_land_at_once(player: Player) -> None:
+    harmonies_against_a_bot(player, "unpaced", "off")
+    mine, theirs = play_until_the_bot_has_moved(player, random.Random(2))
+    assert theirs > mine
+    assert player.page.evaluate("window.meadowFlights") == 0
+    assert player.errors == []
+
+
+def test_with_animations_off_moves_keep_their_pace_and_nothing_flies(player: Player) -> None:
+    harmonies_against_a_bot(player, "still", "normal", animations=False)
+    mine, theirs = play_until_the_bot_has_moved(player, random.Random(3))
+    assert [n for n, _ in shown_after(player, mine)] == list(range(mine + 1, theirs + 1))
+    assert player.page.evaluate("window.meadowFlights") == 0
+    assert player.page.locator(".board .fresh-still").count() >= 1  # marked, not moved
+    assert player.errors == []
+
+
+def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
+    # The table's socket goes through the test: it holds the server's news back, lets it go
+    # all at once (the page then has a queue of the computer's moves to show, slowly), and
+    # cuts the connection; the page reconnects and resyncs.
+    sockets: list[tuple[object, dict]] = []
+
+    def route(socket: object) -> None:
+        server = socket.connect_to_server()
+        state = {"hold": False, "held": []}
+
+        def from_server(message: str | bytes) -> None:
+            if state["hold"]:
+                state["held"].append(message)
+            else:
+                socket.send(message)
+
+        server.on_message(from_server)
+        socket.on_message(server.send)
+        sockets.append((socket, state))
+
+    player.page.route_web_socket(re.compile(r".*/api/tables/\d+/ws.*"), route)
+    harmonies_against_a_bot(player, "skipping", "slow")
+    table = int(
+        player.table_state().get("table", 0) or player.page.get_attribute(".table", "data-table")
+    )
+    rng = random.Random(4)
+    player.wait_for_turn_or_end()
+    while player.table_state()["myTurn"] == "true":
+        player.play_decision(rng)
+    mine = int(player.table_state()["move"])
+    socket, state = sockets[-1]
+    state["hold"] = True
+    # The computer plays its whole turn meanwhile; its news waits here.
+    for _ in range(200):
+        game = player.page.request.get(f"{player.base}/api/tables/{table}").json()["game_state"]
+        if game["to_move"] == 0 and game["move"] > mine:
+            break
+        player.page.wait_for_timeout(100)
+    latest = game["move"]
+    held, state["hold"] = state["held"], False
+    for message in held:
+        socket.send(message)
+    player.page.wait_for_function(
+        "() => Number(document.querySelector('.table').dataset.showing) >= 2"
+    )
+    socket.close()  # the page reconnects, and its sync brings the present
+    player.page.wait_for_function(
+        "(n) => document.querySelector('.table').dataset.move === String(n)", arg=latest
+    )
+    assert player.table_state()["showing"] == "0"
+    shown = [n for n, _ in shown_after(player, mine)]
+    assert shown[-1] == latest
+    assert len(set(shown)) < latest - mine, shown  # some were never shown one by one
+    player.wait_for_turn_or_end()
+    assert player.errors == []
+
+
+SEAT_COLOURS_OF = """
+async () => {
+  const { seatColour } = await import('/js/draw.js');
+  const out = {};
+  for (const game of ['topiary', 'harmonies', 'renature', 'mystic_vale']) {
+    const module = await import(`/games/${game}.js`);
+    const own = (s) => module.seatColour && module.seatColour(s);
+    out[game] = [0, 1, 2, 3].map((s) => own(s) || seatColour(s));
+  }
+  return out;
+}
+"""
+
+
+def hue_and_saturation(colour: str) -> tuple[float, float]:
+    colour = colour.strip()
+    if colour.startswith("rgb"):
+        parts = [int(p) for p in colour[colour.index("(") + 1 : colour.index(")")].split(",")[:3]]
+    else:
+        parts = [int(colour.lstrip("#")[i : i + 2], 16) for i in (0, 2, 4)]
+    hue, _, saturation = colorsys.rgb_to_hls(*(p / 255 for p in parts))
+    return hue * 360, saturation
+
+
+def test_what_may_be_clicked_shares_no_hue_with_any_seat(player: Player) -> None:
+    player.open("#/")
+    choose = player.page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--choose')"
+    )
+    choose_hue, _ = hue_and_saturation(choose)
+    for game, colours in player.page.evaluate(SEAT_COLOURS_OF).items():
+        for seat, colour in enumerate(colours):
+            hue, saturation = hue_and_saturation(colour)
+            if saturation < 0.25:
+                continue  # black, white, grey: no hue to share
+            apart = min(abs(hue - choose_hue), 360 - abs(hue - choose_hue))
+            assert apart >= 35, f"{game} seat {seat} {colour} is {apart:.0f}° from {choose}"
+
+
+def test_with_colour_blind_help_what_may_be_clicked_differs_in_form_too(player: Player) -> None:
+    player.sign_up("dashes")
+    player.open("#/profile")
+    player.page.check("input[name=colourblind]")
+    player.page.wait_for_selector("body[data-settings=saved]")
+    player.create_table("topiary", ["easy"])
+    player.wait_for_turn_or_end()
+    dashed = player.page.evaluate(
+        """() => [...document.querySelectorAll('.board [data-key].choosable')].map((node) => {
+            const style = getComputedStyle(node);
+            return style.outlineStyle === 'dashed' || style.strokeDasharray !== 'none';
+        })"""
+    )
+    assert dashed and all(dashed)
