@@ -71,6 +71,13 @@ export class ChatBox {
     return true;
   }
 
+  // A line the site's host hid: it leaves the list at once.
+  remove(id) {
+    const before = this.lines.length;
+    this.lines = this.lines.filter((line) => line.id !== id);
+    if (this.lines.length !== before) this.draw();
+  }
+
   showUpTo(step) {
     this.upTo = step;
     this.draw();
