@@ -184,6 +184,22 @@ def server(
 
 
 @contextmanager
+def own_server(
+    tmp_path_factory: pytest.TempPathFactory, database: str, **settings: str
+) -> Iterator[Server]:
+    """A server of a test's own on `database` ("sqlite", or "postgresql": a fresh one), with
+    more `MEADOW_...` settings; its log is checked as every server's is."""
+    with fresh_postgres() if database == "postgresql" else nullcontext() as url:
+        found = Server(tmp_path_factory.mktemp(database), url, env=dict(settings))
+        try:
+            found.start()
+            yield found
+        finally:
+            found.stop()
+        found.assert_logs_clean()
+
+
+@contextmanager
 def fresh_postgres() -> Iterator[str]:
     """The URL of a fresh PostgreSQL database, dropped afterwards. Without PostgreSQL the
     test is skipped, except in CI, where it fails."""
@@ -222,6 +238,16 @@ def _redis_answers() -> bool:
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Server]]:
+    with two_processes(tmp_path_factory) as servers:
+        yield servers
+
+
+@contextmanager
+def two_processes(
+    tmp_path_factory: pytest.TempPathFactory, **settings: str
+) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on a fresh PostgreSQL database and the local Redis (`pair`),
+    with more `MEADOW_...` settings if given."""
     url = _postgres_database()
     if url is None or not _redis_answers():
         if os.environ.get("CI"):
@@ -233,9 +259,11 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Ser
         "MEADOW_CLUSTER_NAME": f"meadow-test-{secrets.token_hex(4)}",
         "MEADOW_LEASE_MS": "1500",
         "MEADOW_BOT_WORKERS": "1",
+        **settings,
     }
-    servers = tuple(
-        Server(tmp_path_factory.mktemp(f"node{n}"), url, env=dict(env)) for n in range(2)
+    servers = (
+        Server(tmp_path_factory.mktemp("node0"), url, env=dict(env)),
+        Server(tmp_path_factory.mktemp("node1"), url, env=dict(env)),
     )
     # Both at once on the fresh database: one applies the migrations, the other waits for it.
     starting = [threading.Thread(target=server.start) for server in servers]
@@ -243,11 +271,13 @@ def pair(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, Ser
         thread.start()
     for thread in starting:
         thread.join()
-    assert all(server.process and server.process.poll() is None for server in servers)
-    yield servers
-    for server in servers:
-        server.stop()
-    _drop(url.rsplit("/", 1)[1])
+    try:
+        assert all(server.process and server.process.poll() is None for server in servers)
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+        _drop(url.rsplit("/", 1)[1])
     for server in servers:
         server.assert_logs_clean()
 
