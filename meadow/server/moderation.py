@@ -104,12 +104,13 @@ class Moderation:
         """A person banned or deleted: their sockets here close, their running seats at
         tables hosted here go to the bot, and the open tables here they sat at are read
         again (the ban freed their seats in the database)."""
-        reason = "was banned" if action == people.BAN else "left the site"
+        banned = action == people.BAN
+        reason = "was banned" if banned else "left the site"
         for live in self.tables.held():
             with live.lock:
                 for listener in live.listeners:
                     if listener.user_id == user_id:
-                        listener.end(f"your account {'is banned' if action == 'ban' else 'ended'}")
+                        listener.end("your account is banned" if banned else "your account ended")
                 sat = live.seat_of(user_id) is not None
                 status = live.status
             if sat and status == "open":
@@ -120,8 +121,7 @@ class Moderation:
 
     def _hand_over(self, seats: list[tuple[int, int, int, str]]) -> None:
         for table_id, number, user_id, reason in seats:
-            if self.tables.give_seat_to_bot(table_id, number, user_id, reason):
-                log.info("table %s: seat %s handed to the bot: %s", table_id, number, reason)
+            self.tables.give_seat_to_bot(table_id, number, user_id, reason)  # logs it
 
     def _hidden(self, table_id: int, chat_id: int) -> None:
         live = next((t for t in self.tables.held() if t.id == table_id), None)

@@ -304,3 +304,18 @@ def test_a_ban_at_the_shell_reaches_every_process_of_a_cluster(pair: tuple[Serve
     for server in pair:
         assert log_in(server, guest.name).status_code == 403
         assert server.client().get(f"/api/tables/{table_id}").json()["seats"][1]["bot"] == "easy"
+
+
+def test_a_ban_made_while_no_server_ran_is_carried_out_when_one_starts(server: Server):
+    table_id, host, guest = table_of_two(server)
+    server.stop()
+    try:
+        banned = cli(server, "ban", guest.name)
+        assert banned.returncode == 0, banned.stderr
+    finally:
+        server.start()
+    until(
+        lambda: host.table(table_id)["seats"][1]["bot"] == "easy",
+        "the restarted server hands the banned person's seat to the bot",
+    )
+    assert log_in(server, guest.name).status_code == 403

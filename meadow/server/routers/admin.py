@@ -24,6 +24,7 @@ ChatId = Annotated[int, Path(ge=1, le=MAX_ID, description="The chat line's numbe
 # Every admin route refuses a visitor (401) and anyone but an admin (403).
 READ = refusals(401, 403, 422)
 WRITE = refusals(401, 403, 404, 409, 413, 422)
+WITH_BODY = refusals(400, 401, 403, 404, 409, 413, 422)  # 400: a body that is not JSON
 
 
 def admin(user: User = Depends(signed_in)) -> User:
@@ -89,7 +90,7 @@ def list_people(
     return [Person(**people.summary(user)) for user in found]
 
 
-@router.put("/people/{user_id}/ban", responses=WRITE)
+@router.put("/people/{user_id}/ban", responses=WITH_BODY)
 def ban(
     user_id: PersonId,
     body: Ban,

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import (
+    BaseModel,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+)
 from sqlalchemy.orm import Session as DbSession
 
 from meadow.server import chat
@@ -20,8 +26,25 @@ router = APIRouter(prefix="/api", tags=["chat"])
 
 
 class ChatIn(BaseModel):
-    # The stored text is at most chat.MAX_CHARS once cleaned; a little more may come in.
-    text: str = Field(max_length=2 * chat.MAX_CHARS, description="Plain text; shown escaped.")
+    # The schema says the bounds (a request it accepts is refused only for a line that is
+    # blank once cleaned); a refusal says them in words.
+    text: str = Field(
+        min_length=1, max_length=chat.MAX_CHARS, description="Plain text; shown escaped."
+    )
+
+    @field_validator("text", mode="wrap")
+    @classmethod
+    def _bounds_in_words(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> str:
+        try:
+            return handler(value)
+        except ValidationError:
+            if not isinstance(value, str):
+                raise
+            if not value:
+                raise ValueError("a chat message needs some text") from None
+            raise ValueError(
+                f"a chat message is at most {chat.MAX_CHARS} characters, not {len(value)}"
+            ) from None
 
 
 @router.get("/tables/{table_id}/chat", responses=refusals(404, 422))
@@ -43,7 +66,7 @@ def chat_lines(
 @router.post(
     "/tables/{table_id}/chat",
     status_code=201,
-    responses=refusals(401, 403, 404, 409, 413, 422, 429),
+    responses=refusals(400, 401, 403, 404, 409, 413, 422, 429),
 )
 def say(
     table_id: TableId,
@@ -59,7 +82,9 @@ def say(
     return chat.say(hub, table_id, user, body.text)
 
 
-@router.put("/accounts/me/mutes/{name}", status_code=204, responses=refusals(401, 403, 404, 422))
+@router.put(
+    "/accounts/me/mutes/{name}", status_code=204, responses=refusals(400, 401, 403, 404, 422)
+)
 def mute(
     name: str,
     user: User = Depends(signed_in),

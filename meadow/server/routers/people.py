@@ -146,7 +146,9 @@ def _reset(db: Database, token: str, hashed: str, days: int) -> tuple[User, Sess
     return user, session, secret
 
 
-@router.put("/me/password", status_code=204, responses=refusals(401, 403, 409, 413, 422, 429, 503))
+@router.put(
+    "/me/password", status_code=204, responses=refusals(400, 401, 403, 409, 413, 422, 429, 503)
+)
 async def change_password(
     body: PasswordChange,
     request: Request,
@@ -243,7 +245,9 @@ def resend_confirmation(
     return Sent(message=f"A new link is on its way to {address}.")
 
 
-@router.post("/me/delete", status_code=204, responses=refusals(401, 403, 409, 413, 422, 429, 503))
+@router.post(
+    "/me/delete", status_code=204, responses=refusals(400, 401, 403, 409, 413, 422, 429, 503)
+)
 async def delete_account(
     body: Password,
     request: Request,
