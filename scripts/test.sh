@@ -8,13 +8,16 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 
-# The browser tests drive Debian's Chromium (Playwright's own download does not work here).
-if [ ! -x /usr/bin/chromium ]; then
-  as_root=""
-  [ "$(id -u)" -ne 0 ] && as_root="sudo"
-  $as_root apt-get install -y -q chromium >/dev/null ||
-    { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q chromium >/dev/null; }
-fi
+# Debian's packages the tests need: Chromium for the browser tests (Playwright's own
+# download does not work here), nginx for the container recipe's proxy in front.
+as_root=""
+[ "$(id -u)" -ne 0 ] && as_root="sudo"
+for package in chromium nginx; do
+  if [ ! -x "/usr/bin/$package" ] && [ ! -x "/usr/sbin/$package" ]; then
+    $as_root apt-get install -y -q "$package" >/dev/null ||
+      { $as_root apt-get update -q >/dev/null && $as_root apt-get install -y -q "$package" >/dev/null; }
+  fi
+done
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .

@@ -4,6 +4,7 @@ server starts (a container's entry point, an upgrade), waiting for the database 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import typer
@@ -31,6 +32,7 @@ def migrate(
     from meadow.store.db import migrations_head
 
     config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+    say = _teller(config.log_format)
     shown = where(config)
     db = Database(config.database())
     deadline = time.monotonic() + wait
@@ -46,10 +48,23 @@ def migrate(
                     reason = str(exc.orig).strip().splitlines()[0] if exc.orig else "no answer"
                     raise MeadowError(f"{shown} does not answer: {reason}") from None
                 if not told:
-                    console.print(f"waiting up to {wait:.0f} s for {shown}")
+                    say(f"waiting up to {wait:.0f} s for {shown}")
                     told = True
                 time.sleep(1)
         db.migrate()
     finally:
         db.dispose()
-    console.print(f"{shown}: schema at {migrations_head()}")
+    say(f"{shown}: schema at {migrations_head()}")
+
+
+def _teller(log_format: str) -> Callable[[str], None]:
+    """How to say what is happening: a line for a person, or a line of the server's JSON
+    log (a container's log, where `meadow serve` follows)."""
+    if log_format != "json":
+        return console.print
+    import logging.config
+
+    from meadow.server import logs
+
+    logging.config.dictConfig(logs.config("json"))
+    return logging.getLogger("meadow.migrate").info

@@ -48,6 +48,7 @@ def serve(
         web.state.drain,
         lambda: web.state.tables,
     )
+    logging.captureWarnings(True)  # a library's warning is a line of the log like the rest
     log = logging.getLogger("meadow.server")
     log.info("Meadow on http://%s:%s (%s)", config.host, config.port, where(config))
     stop_metrics = lambda: None  # noqa: E731

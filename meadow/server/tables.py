@@ -197,7 +197,10 @@ class Tables:
         with self.guard:
             held = [live for live in self.live.values() if table_id in (None, live.id)]
         for live in held:
-            self.hearing.submit(self._hear, live, kind)
+            try:
+                self.hearing.submit(self._hear, live, kind)
+            except RuntimeError:  # closed: the process is stopping, its listeners gone
+                return
 
     def _hear(self, live: LiveTable, kind: str) -> None:
         try:

@@ -61,6 +61,9 @@ class Server:
     port: int = 0
     process: subprocess.Popen[bytes] | None = None
     env: dict[str, str] = field(default_factory=dict)
+    # What starts it, before `--port N`: `meadow serve` unless a test starts it otherwise
+    # (the container's entry point).
+    command: list[str] = field(default_factory=lambda: [sys.executable, "-m", "meadow", "serve"])
 
     @property
     def base(self) -> str:
@@ -74,7 +77,7 @@ class Server:
             env["MEADOW_DATABASE_URL"] = self.database_url
         log = open(self.data_dir / f"server-{self.port}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "meadow", "serve", "--port", str(self.port)],
+            [*self.command, "--port", str(self.port)],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
