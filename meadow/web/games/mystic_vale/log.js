@@ -1,0 +1,164 @@
+// Mystic Vale's move log: each event's line, the spots it names and what it carries.
+
+import {
+  NAMED_ADVANCEMENTS,
+  NAMED_VALES,
+  SPIRITS,
+  advInfo,
+  advName,
+  copyName,
+  playerName,
+  valeName,
+} from "./names.js";
+
+function spiritList(spirits, ctx) {
+  const parts = SPIRITS.filter((s) => spirits && spirits[s]).map(
+    (s) => `${spirits[s]} ${ctx.t(`symbol.${s}`)}`,
+  );
+  return parts.length ? parts.join(", ") : ctx.t("no_spirits");
+}
+
+function reasonText(reason, ctx) {
+  if (reason === "field") return ctx.t("reason.field");
+  if (NAMED_ADVANCEMENTS.has(reason)) return advName(reason, ctx);
+  if (NAMED_VALES.has(reason)) return valeName(reason, ctx);
+  return reason;
+}
+
+function sourceName(source, ctx) {
+  return NAMED_ADVANCEMENTS.has(source) ? advName(source, ctx) : valeName(source, ctx);
+}
+
+const DESCRIBE = {
+  turn: (e, p) => ["event.turn", { ...p, turn: e.turn }],
+  play: (e, p) => [e.stage === "prep" ? "event.play_prep" : "event.play", { ...p, card: e.card }],
+  reveal: (e, p) => (e.card ? ["event.reveal", { ...p, card: e.card }] : ["event.reveal_none", p]),
+  spoil: (e, p) => [e.mana_token ? "event.spoil_token" : "event.spoil", p],
+  cleanup: (e, p) =>
+    e.kept && e.kept.length
+      ? ["event.cleanup_kept", { ...p, cards: e.kept.join(", ") }]
+      : ["event.cleanup", p],
+  harvest: (e, p, ctx) => [
+    "event.harvest",
+    { ...p, mana: e.mana, spirits: spiritList(e.spirits, ctx) },
+  ],
+  vp: (e, p, ctx) => [
+    e.end_triggered ? "event.vp_last" : "event.vp",
+    { ...p, vp: e.vp, reason: reasonText(e.reason, ctx) },
+  ],
+  ability: (e, p, ctx) => [
+    e.added ? "event.ability_added" : e.mana !== undefined ? "event.ability_mana" : "event.ability",
+    {
+      ...p,
+      name: p.name,
+      ability: abilityLabel(e, ctx),
+      card: e.card,
+      mana: e.mana,
+      cards: (e.added || []).join(", "),
+    },
+  ],
+  buy: (e, p, ctx) => ["event.buy", { ...p, adv: copyName(e.copy, ctx), cost: e.cost }],
+  buy_vale: (e, p, ctx) => [
+    "event.buy_vale",
+    { ...p, vale: valeName(e.vale, ctx), paid: spiritList(e.paid, ctx) },
+  ],
+  sleeve: (e, p, ctx) => ["event.sleeve", { ...p, adv: copyName(e.copy, ctx), card: e.card }],
+  reveal_advancement: (e, p, ctx) => ["event.reveal_advancement", { adv: copyName(e.copy, ctx) }],
+  reveal_vale: (e, p, ctx) => ["event.reveal_vale", { vale: valeName(e.vale, ctx) }],
+  end_triggered: () => ["event.end_triggered", {}],
+  game_over: () => ["event.game_over", {}],
+  discard_from_field: (e, p) => ["event.discard_from_field", { ...p, card: e.card }],
+  discard_from_deck: (e, p) =>
+    e.card
+      ? ["event.discard_from_deck_card", { ...p, card: e.card }]
+      : ["event.discard_from_deck", p],
+  keep_on_top: (e, p) => ["event.keep_on_top", p],
+  shuffle_deck: (e, p) => ["event.shuffle_deck", p],
+  prevent: (e, p, ctx) => ["event.prevent", { ...p, source: sourceName(e.ability, ctx) }],
+  stop_prep: (e, p) => ["event.stop_prep", p],
+  end_harvest: (e, p) => ["event.end_harvest", p],
+  exchange: (e, p) => ["event.exchange", p],
+  mana_token: (e, p) => ["event.mana_token", p],
+  nest: (e, p) => ["event.nest", { ...p, card: e.card }],
+  look: (e, p) =>
+    e.cards
+      ? ["event.look_cards", { ...p, cards: e.cards.join(", ") }]
+      : ["event.look", { ...p, count: e.count }],
+  take_vale: (e, p, ctx) => ["event.take_vale", { ...p, vale: valeName(e.vale, ctx) }],
+  mana: (e, p, ctx) => ["event.mana", { ...p, mana: e.mana, reason: reasonText(e.reason, ctx) }],
+};
+
+function abilityLabel(event, ctx) {
+  const druid = ctx.view.druids[event.seat];
+  const entry = druid && druid.cards[event.card - 1];
+  const id = entry && entry.slots.find((s) => s && advInfo(s, ctx).ability === event.ability);
+  return id ? advName(id, ctx) : sourceName(event.ability, ctx);
+}
+
+export function describe(event, ctx) {
+  const params = {
+    name: event.seat === null || event.seat === undefined ? "" : playerName(event.seat, ctx),
+  };
+  const make = DESCRIBE[event.kind];
+  if (!make) return ctx.t("event.other", { ...params, kind: event.kind });
+  const [key, values] = make(event, params, ctx);
+  return ctx.t(key, values);
+}
+
+export function spots(event) {
+  const s = event.seat;
+  switch (event.kind) {
+    case "play":
+    case "reveal":
+    case "ability":
+    case "sleeve":
+    case "nest":
+      return event.card ? [`c:${s}:${event.card}`] : [`deck:${s}`];
+    case "discard_from_field":
+      return [`c:${s}:${event.card}`, `discard:${s}`];
+    case "discard_from_deck":
+    case "cleanup":
+      return [`discard:${s}`];
+    case "keep_on_top":
+    case "shuffle_deck":
+    case "look":
+      return [`deck:${s}`];
+    case "spoil":
+      return [`field:${s}`];
+    case "buy":
+      return [`adv:${event.copy}`];
+    case "vp":
+      return [`vp:${s}`, "pool"];
+    case "exchange":
+      return [`vp:${s}`];
+    case "mana_token":
+      return [`token:${s}`];
+    case "buy_vale":
+    case "take_vale":
+      return [`vales:${s}`];
+    case "prevent":
+      if (event.ability === "druide_des_friedens") return [`field:${s}`, `discard:${s}`];
+      return event.card ? [`vales:${s}`, `c:${s}:${event.card}`] : [`vales:${s}`];
+    case "reveal_advancement":
+      return [`adv:${event.copy}`];
+    case "reveal_vale":
+      return [`vale:${event.vale}`];
+    case "end_triggered":
+      return ["pool"];
+    default:
+      // A harvest, a purchase ending, a new turn: nothing in particular changed on the mat,
+      // and marking the whole mat made it flash on most moves.
+      return [];
+  }
+}
+
+// What a move carries across the table, for the page to show it flying (motion.js): an
+// advancement from the market into the card it is sleeved onto, a vale from the market to
+// the druid's vales.
+export function motion(event) {
+  if (event.kind === "sleeve") return [{ from: `adv:${event.copy}`, to: `c:${event.seat}:${event.card}` }];
+  if (event.kind === "buy_vale") {
+    return [{ from: `vale:${event.vale}`, to: `vales:${event.seat}`, piece: `vale:${event.vale}` }];
+  }
+  return [];
+}
