@@ -49,18 +49,39 @@ class Database:
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         self.write_session = sessionmaker(self.write_engine, expire_on_commit=False)
 
-    def migrate(self) -> None:
-        """Apply every migration not yet applied (a new database gets the whole schema)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Apply every migration not yet applied (a new database gets the whole schema), up
+        to `revision` (the tests make databases of older versions)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.write_engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                # Several servers starting at once on one database: one migrates, the others
-                # wait for its commit and then find nothing left to do. (SQLite's writer
-                # transaction already takes the database's lock.)
-                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
-            config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+        with self.write_engine.connect() as connection:
+            # SQLite changes a table (Alembic's batch mode) by copying it into a new one and
+            # dropping the old: with foreign keys on, the drop deletes every row that refers
+            # to it (ON DELETE CASCADE: migration 0010 emptied seats and moves that way). So
+            # they are off while the schema changes, as SQLite's documentation prescribes
+            # (outside the transaction: a PRAGMA inside one does nothing), and checked
+            # before the commit.
+            raw = connection.connection.driver_connection if self.sqlite else None
+            if raw is not None:
+                raw.execute("PRAGMA foreign_keys=OFF")
+            try:
+                with connection.begin():
+                    if connection.dialect.name == "postgresql":
+                        # Several servers starting at once on one database: one migrates,
+                        # the others wait for its commit and then find nothing left to do.
+                        # (SQLite's writer transaction already takes the database's lock.)
+                        connection.exec_driver_sql(
+                            f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"
+                        )
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, revision)
+                    if raw is not None:
+                        broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                        if broken:
+                            raise RuntimeError(f"the migrations broke references: {broken[:5]}")
+            finally:
+                if raw is not None:
+                    raw.execute("PRAGMA foreign_keys=ON")
 
     def schema_problem(self) -> str | None:
         """Why this database is not ready for this code, in a few words, or None: it does

@@ -20,17 +20,22 @@ branch_labels = None
 depends_on = None
 
 
+# Plain ALTER TABLE, never a batch: on SQLite a batch copies `users` into a new table and
+# drops the old one, which the foreign keys of seats refuse (and those of sessions, chat,
+# mutes and ratings would follow with ON DELETE CASCADE).
+def _user_columns() -> list[sa.Column[object]]:
+    return [
+        sa.Column("email_confirmed", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("pending_email", sa.String(200), nullable=True),
+        sa.Column("is_admin", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Column("banned_at", sa.DateTime(timezone=True), nullable=True),
+        sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True),
+    ]
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.add_column(
-            sa.Column("email_confirmed", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch_op.add_column(sa.Column("pending_email", sa.String(200), nullable=True))
-        batch_op.add_column(
-            sa.Column("is_admin", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch_op.add_column(sa.Column("banned_at", sa.DateTime(timezone=True), nullable=True))
-        batch_op.add_column(sa.Column("deleted_at", sa.DateTime(timezone=True), nullable=True))
+    for column in _user_columns():
+        op.add_column("users", column)
     op.create_index("ix_seats_user_id", "seats", ["user_id"])
     op.create_table(
         "tokens",
@@ -71,9 +76,5 @@ def downgrade() -> None:
     op.drop_index("ix_tokens_user_id", table_name="tokens")
     op.drop_table("tokens")
     op.drop_index("ix_seats_user_id", table_name="seats")
-    with op.batch_alter_table("users", schema=None) as batch_op:
-        batch_op.drop_column("deleted_at")
-        batch_op.drop_column("banned_at")
-        batch_op.drop_column("is_admin")
-        batch_op.drop_column("pending_email")
-        batch_op.drop_column("email_confirmed")
+    for column in reversed(_user_columns()):  # SQLite 3.35 and later drop a column in place
+        op.drop_column("users", column.name)
