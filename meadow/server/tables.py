@@ -647,7 +647,8 @@ class Tables:
         """The move's line is committed: it stands, and everyone hears of it. True when
         the mover's news carried the acknowledgement."""
         live, entry = proposal.live, proposal.entry
-        metrics.MOVES.labels(live.game.id).inc()
+        counted = metrics.of_game(live.game.id)
+        counted.moves.inc()
         acked = False
         with live.lock:
             live.pending = None
@@ -661,7 +662,7 @@ class Tables:
                     del live.takeover_notes[entry.seat]  # said once, with this line
                 self._remember(live, entry)
                 acked = self._tell(live, entry, proposal.mover)
-        metrics.MOVE_SECONDS.labels(live.game.id).observe(time.perf_counter() - proposal.started)
+        counted.move_seconds.observe(time.perf_counter() - proposal.started)
         self.cluster.publish(live.id, LINE)
         self._schedule_bot(live)
         self._notify(live)
@@ -727,7 +728,7 @@ class Tables:
             committed.wait()
         except BaseException as failure:
             self._withdraw(live, expected, failure)
-        metrics.MOVES.labels(live.game.id).inc()
+        metrics.of_game(live.game.id).moves.inc()
         with live.lock:
             live.pending = None
             if live.moves_made == expected - 1:
@@ -947,7 +948,7 @@ class Tables:
             with metrics.BOTS_THINKING.track_inprogress():
                 thought = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
                 move = thought.result()
-            metrics.THINK_SECONDS.labels(live.game.id).observe(time.perf_counter() - started)
+            metrics.of_game(live.game.id).think_seconds.observe(time.perf_counter() - started)
             if self.handing_over:
                 return  # the table's new host thinks again for it
             self.submit(live.id, seat, expected, move)
