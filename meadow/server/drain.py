@@ -29,12 +29,15 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from meadow.server import metrics
 from meadow.server.live import Listener
+
+if TYPE_CHECKING:
+    from meadow.server.tables import Tables
 
 log = logging.getLogger("meadow.server")
 
@@ -76,7 +79,7 @@ class Drain:
             return otherwise
         return max(self.deadline - time.monotonic(), 1.0)
 
-    async def run(self, tables: Any, stop_listening: Callable[[], None]) -> float:
+    async def run(self, tables: Tables, stop_listening: Callable[[], None]) -> float:
         """Steps 1-3 of the module's description; returns the seconds left for the rest."""
         self.draining = True
         self.deadline = deadline = time.monotonic() + self.seconds
@@ -124,7 +127,7 @@ def _exit_after(seconds: float) -> None:
 class MeadowServer(uvicorn.Server):
     """uvicorn's server, with Meadow's drain before its own stop (see the module)."""
 
-    def __init__(self, config: uvicorn.Config, drain: Drain, tables: Callable[[], Any]) -> None:
+    def __init__(self, config: uvicorn.Config, drain: Drain, tables: Callable[[], Tables]) -> None:
         """`tables`: the app's `Tables`, once the app has started."""
         super().__init__(config)
         self.drain = drain
