@@ -176,6 +176,8 @@ def socket_seat(
                 converse(ws, seat, played, stop)
         except ConnectionClosed as closed:
             played.closes.append(closed.rcvd.code if closed.rcvd else None)
+        except TimeoutError:
+            continue  # no answer in time (a slow machine): a new socket reads where it stands
 
 
 def converse(ws: Any, seat: int, played: Played, stop: Any) -> None:
