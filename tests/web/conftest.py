@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,6 +54,7 @@ class Player:
     def __init__(self, page: object, base: str) -> None:
         self.page = page
         self.base = base
+        self.touch = False  # a phone: taps, not clicks
         self.errors: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
@@ -121,7 +123,10 @@ class Player:
         choosable = self.page.locator(".table .choosable")
         pick = choosable.nth(rng.randrange(choosable.count()))
         key = pick.get_attribute("data-key") or ""
-        pick.click(timeout=5000)
+        if self.touch:
+            pick.tap(timeout=5000)
+        else:
+            pick.click(timeout=5000)
         return key
 
     def play_decision(self, rng: random.Random) -> None:
@@ -143,6 +148,21 @@ class Player:
             if not self.page.locator(".table .picked").count():
                 return  # the move was sent; the page waits for the server's answer
         raise AssertionError(f"twelve clicks and still no move at move {before}")
+
+
+def next_mover(players: list[Player], timeout: float = 30.0) -> Player | None:
+    """The player whose page offers a move, once its page has shown every move before it
+    (other seats' moves are shown one at a time); None once the game is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for player in players:
+            state = player.table_state()
+            if state.get("over") == "true":
+                return None
+            if state["myTurn"] == "true" and player.page.locator(".table .choosable").count():
+                return player
+        players[0].page.wait_for_timeout(100)
+    raise AssertionError("no page offered a move")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from tests.web.conftest import Player
+from tests.web.conftest import Player, next_mover
 
 
 def test_two_browsers_one_game(browser: object, server: object) -> None:
@@ -41,10 +41,7 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
 
     rng = random.Random(7)
     decisions = 0
-    while host.table_state().get("over") != "true":
-        mover = host if host.table_state()["myTurn"] == "true" else guest
-        if not mover.wait_for_turn_or_end(timeout=20_000):
-            break
+    while (mover := next_mover([host, guest])) is not None:
         mover.play_decision(rng)
         decisions += 1
         if decisions == 6:  # a reload mid-game: the page resyncs and play goes on
@@ -109,9 +106,7 @@ def test_the_lobby_shows_new_open_tables_by_itself(browser: object, server: obje
     guest.page.wait_for_selector(f".table[data-table='{table}']")
     assert guest.page.title().startswith("Harmonies")
     # Full now: gone from the third person's open tables at the lobby's next look (5 s).
-    third.page.locator(f"tr[data-table='{table}'] button").wait_for(
-        state="detached", timeout=7_000
-    )
+    third.page.locator(f"tr[data-table='{table}'] button").wait_for(state="detached", timeout=7_000)
     assert host.errors == [] and guest.errors == [] and third.errors == []
     for context in contexts:
         context.close()

@@ -1,6 +1,9 @@
 """For each game: a newcomer signs up, sets a table against a computer opponent from the
 lobby, and plays the whole game by clicking only what the page highlights; the final scores
-are then on the page, and the replay steps through the same game."""
+are then on the page, and the replay steps through the same game. On a desk (1440 x 1000)
+and on a phone (390 x 844, touch): no page scrolls sideways, the step's prompt and buttons
+are in sight at every decision, and on a phone every target is a thumb wide (44 px, after
+enlarging the board where it is finer)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,13 @@ from pathlib import Path
 import pytest
 
 from meadow import games
-from tests.web.conftest import Player
+from tests.web.conftest import Player, Server
+
+LAYOUTS = {
+    "desk": {"viewport": {"width": 1440, "height": 1000}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
+THUMB = 40  # px: the least a target may measure on a phone (the page aims at 44)
 
 # Enough decisions to reach the end of any of the four games against one opponent.
 MAX_DECISIONS = 600
@@ -31,27 +40,84 @@ def settle(player: Player) -> None:
     player.page.wait_for_timeout(1000)
 
 
+def no_sideways_scroll(player: Player, width: int) -> None:
+    scroll, inner = player.page.evaluate(
+        "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
+    )
+    assert (scroll, inner) == (width, width), f"{player.page.url}: {scroll} px wide"
+
+
+def actions_in_sight(player: Player) -> None:
+    top, bottom, height = player.page.evaluate(
+        """() => { const box = document.querySelector('.actions').getBoundingClientRect();
+                   return [box.top, box.bottom, window.innerHeight]; }"""
+    )
+    assert top >= 0 and bottom <= height, f"the action bar is at {top:.0f}-{bottom:.0f}"
+
+
+def smallest_target(player: Player) -> float:
+    return player.page.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('.board .choosable')]
+            .map((n) => n.getBoundingClientRect()).filter((b) => b.width && b.height)
+            .map((b) => Math.min(b.width, b.height)), 1e9)"""
+    )
+
+
+def thumb_wide(player: Player) -> None:
+    """Every target at least a thumb wide, enlarging the board once if it is finer."""
+    if smallest_target(player) < THUMB and player.page.get_attribute(
+        ".zoom-toggle", "aria-pressed"
+    ) in (None, "false"):
+        player.page.tap(".zoom-toggle")
+        player.page.wait_for_selector(".board.zoomed")
+    assert smallest_target(player) >= THUMB
+
+
+@pytest.fixture(params=list(LAYOUTS))
+def layout(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def seated(browser: object, server: Server, layout: str) -> Player:
+    context = browser.new_context(**LAYOUTS[layout])
+    player = Player(context.new_page(), server.base)
+    player.touch = layout == "phone"
+    yield player
+    context.close()
+
+
 @pytest.mark.parametrize("game", games.ids())
-def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> None:
+def test_a_whole_game_by_clicking(seated: Player, layout: str, game: str, shots: Path) -> None:
+    player = seated
+    width = LAYOUTS[layout]["viewport"]["width"]
+    suffix = "" if layout == "desk" else "-phone"
     rng = random.Random(game)
-    player.sign_up(f"click-{game.replace('_', '-')}")
+    player.sign_up(f"{layout}-{game.replace('_', '-')}")
     player.create_table(game, ["easy"])
     player.wait_for_turn_or_end()
     settle(player)
-    player.page.screenshot(path=str(shots / f"{game}-start.png"))
+    if layout == "desk":
+        player.page.screenshot(path=str(shots / f"{game}-start.png"))
     decisions = 0
     while player.wait_for_turn_or_end():
+        no_sideways_scroll(player, width)
+        actions_in_sight(player)
+        if layout == "phone":
+            thumb_wide(player)
         player.play_decision(rng)
         decisions += 1
         if decisions == 12:
             settle(player)
-            player.page.screenshot(path=str(shots / f"{game}-middle.png"))
-            assert lights_something(player), "no line of the move log names a spot"
+            player.page.screenshot(path=str(shots / f"{game}-middle{suffix}.png"))
+            if layout == "desk":
+                assert lights_something(player), "no line of the move log names a spot"
         assert decisions < MAX_DECISIONS, "the game did not end"
     scores = player.page.locator(".result table.scores")
     scores.wait_for()
     settle(player)
-    player.page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
+    if layout == "desk":
+        player.page.screenshot(path=str(shots / f"{game}-end.png"), full_page=True)
     assert scores.locator("tr[data-seat]").count() == 2
     final = scores.locator("td.total").all_inner_texts()
     assert all(text.lstrip("-").isdigit() for text in final)
@@ -71,3 +137,7 @@ def test_a_whole_game_by_clicking(player: Player, game: str, shots: Path) -> Non
         player.page.wait_for_selector(f".replay[data-step='{step}']")
         assert "null" not in player.page.inner_text(".replay"), f"step {step}"
     assert player.errors == []
+    no_sideways_scroll(player, width)
+    for page in ("#/", "#/profile", "#/turns", f"#/rules/{game}"):
+        player.open(page)
+        no_sideways_scroll(player, width)

@@ -9,7 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from tests.web.conftest import Player
+from tests.web.conftest import Player, next_mover
 
 
 def say(player: Player, text: str) -> None:
@@ -77,7 +77,7 @@ def test_from_invitation_to_rematch_without_a_reload(
 
     # Typing survives the opponent's move: the box keeps its text and its focus.
     rng = random.Random(11)
-    mover = host if host.table_state()["myTurn"] == "true" else guest
+    mover = next_mover([host, guest])
     waiting = guest if mover is host else host
     waiting.page.fill(".chat-box input[name=chat]", "half a senten")
     waiting.page.focus(".chat-box input[name=chat]")
@@ -100,10 +100,7 @@ def test_from_invitation_to_rematch_without_a_reload(
     assert "can you read me?" not in chat_texts(guest)
     host.page.screenshot(path=str(shots / "chat.png"))
 
-    while host.table_state().get("over") != "true":
-        mover = host if host.table_state()["myTurn"] == "true" else guest
-        if not mover.wait_for_turn_or_end(timeout=20_000):
-            break
+    while (mover := next_mover([host, guest])) is not None:
         mover.play_decision(rng)
     for player in (host, guest):
         player.page.wait_for_selector(".after-game .rating-changes li >> nth=1")

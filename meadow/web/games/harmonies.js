@@ -317,12 +317,36 @@ function card(slug, ctx, cb, { key = null, placed = null, rule = false } = {}) {
     html("div", { class: "hm-card-name", text: name }),
   ]);
   if (!info) return node;
-  node.setAttribute("title", cardTip(slug, info, placed, ctx));
+  node.setAttribute("aria-label", cardTip(slug, info, placed, ctx));
+  node.dataset.magnify = placed === null ? `card:${slug}` : `card:${slug}:${placed}`;
   node.append(html("div", { class: "hm-card-art" }, [habitatSvg(info, ctx, cb)]));
   // A spirit's rule is spelt out while it is being chosen; afterwards it is the card's tooltip.
   if (rule) node.append(html("div", { class: "hm-rule", text: ctx.t(`rule.${slug}`) }));
   node.append(track(info, placed));
   return node;
+}
+
+// A card enlarged (js/magnify.js): `card:<slug>` or `card:<slug>:<cubes placed>`, drawn by
+// `card` at twice the size, with its points or rule, its habitat in words and where its cube
+// goes.
+export function magnify(what, ctx) {
+  const [, slug, placed] = what.split(":");
+  const info = (ctx.view.card_info || {})[slug];
+  if (!info) return null;
+  const cb = Boolean(ctx.settings && ctx.settings.colourblind);
+  const held = placed === undefined ? null : Number(placed);
+  const cubeOn = info.pattern.find((c) => c[3]);
+  const landscapes = [...new Set(info.pattern.map((c) => landscapeName(c[2], ctx)))];
+  return html("div", { class: "hm-table hm-magnified" }, [
+    card(slug, ctx, cb, { placed: held }),
+    html("div", { class: "hm-magnified-text" }, [
+      html("strong", { text: cardTip(slug, info, held, ctx) }),
+      html("p", { text: ctx.t("magnify.habitat", { landscapes: landscapes.join(" · ") }) }),
+      cubeOn
+        ? html("p", { text: ctx.t("magnify.cube_on", { landscape: landscapeName(cubeOn[2], ctx) }) })
+        : null,
+    ]),
+  ]);
 }
 
 function display(view, ctx, cb) {
@@ -518,6 +542,10 @@ export function render(root, ctx) {
   const view = ctx.view;
   const cb = Boolean(ctx.settings && ctx.settings.colourblind);
   root.classList.add("hm-table");
+  // Placing the tokens taken: on a phone the hand and the player's own board come first.
+  if (seated(ctx) && view.to_move === ctx.seat && view.hand && view.hand.length) {
+    root.classList.add("hm-placing");
+  }
   const top = html("div", { class: "hm-top" }, [
     html("div", { class: "hm-central-box" }, [
       html("div", { class: "hm-caption", text: ctx.t("central") }),

@@ -171,3 +171,4 @@ export function scoring(ctx) {
 
 export { legendEntries } from "./mystic_vale/symbols.js";
 export { describe, motion, spots } from "./mystic_vale/log.js";
+export { magnify } from "./mystic_vale/magnify.js";

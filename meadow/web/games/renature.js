@@ -2,8 +2,8 @@
 // area tokens), the joker track, the player's hand and every player board. What it draws
 // lives in renature/: names.js (the game's facts and names), animals.js (the animal glyphs),
 // pieces.js (plants, clouds, stars, mushrooms, area tokens), board.js (the board's layers),
-// tip.js (the area tip), side.js (prompt, hand, joker track, player boards) and log.js (the
-// move log's lines, spots and motion).
+// tip.js (the area tip), side.js (prompt, hand, joker track, player boards), magnify.js (a
+// piece enlarged) and log.js (the move log's lines, spots and motion).
 //
 // Clicks (see README.md):
 //   place a domino      domino:<id>, cell:<first animal's space>, cell:<second's>
@@ -18,20 +18,18 @@ import { html } from "../js/draw.js";
 import { boardSvg } from "./renature/board.js";
 import { COLOURS, PIECE, boardKind } from "./renature/names.js";
 import { handPanel, jokerTrack, prompt, seatPanel, standinNote } from "./renature/side.js";
-import { makeTip } from "./renature/tip.js";
 
 export function render(root, ctx) {
   const view = ctx.view;
   if (!view) return;
   const wrap = html("div", { class: "rn" });
-  const tip = makeTip(wrap);
   const boardBox = html("div", { class: "rn-boardbox" }, [
     view.board.standin
       ? html("div", { class: "rn-standin-badge" }, [
           `${ctx.t("standin")}: ${ctx.t(`board.${boardKind(view)}`)}`,
         ])
       : null,
-    boardSvg(view, ctx, tip),
+    boardSvg(view, ctx),
     standinNote(view, ctx),
   ]);
   const side = html("div", { class: "rn-side" }, [
@@ -97,3 +95,4 @@ export function seatColour(seat) {
 }
 
 export { describe, motion, spots } from "./renature/log.js";
+export { magnify } from "./renature/magnify.js";

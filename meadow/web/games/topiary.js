@@ -274,6 +274,11 @@ function tileIcon(tile, px, ctx, attrs = {}) {
   ]);
 }
 
+// What marks a face-up tile for the enlarged view (magnify.js), with its name for a screen reader.
+function tileLook(tile, ctx) {
+  return { "data-magnify": `tile:${tile}`, "aria-label": tileName(tile, ctx) };
+}
+
 function hedgeDefs() {
   const tile = { id: "topiary-hedge", width: 16, height: 16, patternUnits: "userSpaceOnUse" };
   const pattern = svg("pattern", tile, [
@@ -324,11 +329,17 @@ function spotMarker(s, seat, ctx, sight) {
   group.append(svg("circle", { class: "hit", r: r + 5, fill: "transparent", stroke: "none" }));
   if (taken) group.append(visitorGlyph(seat, r, s.look, ctx));
   else group.append(visitorShape(r * 0.8, s.look));
-  const who = taken ? ctx.t("label.visitor_of", { player: playerName(seat, ctx) }) : ctx.t("label.free");
-  group.append(svg("title", {}, [`${who}: ${spotName(s.id, ctx)}`]));
+  group.setAttribute("aria-label", spotTitle(s.id, seat, ctx));
+  group.dataset.magnify = key;
   group.addEventListener("mouseenter", () => sight.show(s, seat));
   group.addEventListener("mouseleave", () => sight.show(null));
   return group;
+}
+
+function spotTitle(id, seat, ctx) {
+  const taken = seat !== undefined;
+  const who = taken ? ctx.t("label.visitor_of", { player: playerName(seat, ctx) }) : ctx.t("label.free");
+  return `${who}: ${spotName(id, ctx)}`;
 }
 
 // The line a visitor looks along, drawn while the mouse is over it (and for this turn's visitor).
@@ -384,7 +395,10 @@ function gardenSvg(ctx) {
       });
       if (content === "face_down") node.append(tileBack(size, ctx));
       else if (content === "gap") node.append(gapTile(size, ctx));
-      else node.append(tileFace(content, size, ctx));
+      else {
+        node.append(tileFace(content, size, ctx));
+        for (const [name, value] of Object.entries(tileLook(content, ctx))) node.setAttribute(name, value);
+      }
       cells[id] = node;
       cellLayer.append(node);
     }),
@@ -451,7 +465,7 @@ function seatRow(seat, ctx) {
     panelLine(ctx.t("label.visitors_left"), [meeples(seat, ctx), count(left, `left:${seat}`)]),
     panelLine(ctx.t(pointsLabel), [count(ctx.t("label.points_value", points))]),
     hand
-      ? panelLine(ctx.t("label.hand"), hand.map((t) => tileIcon(t, 34, ctx)))
+      ? panelLine(ctx.t("label.hand"), hand.map((t) => tileIcon(t, 34, ctx, tileLook(t, ctx))))
       : panelLine(ctx.t("label.hand_size"), [count(view.hand_sizes[seat], `hand:${seat}`)]),
   ]);
   row.style.setProperty("--seat", seatColour(seat));
@@ -483,13 +497,13 @@ function handBox(ctx) {
   const view = ctx.view;
   if (!view.hand || view.hands) return null; // spectators have none; at the end all are shown
   const tiles = view.hand.map((tile) =>
-    html("div", { class: "hand-tile", "data-key": `tile:${tile}`, "data-spot": `tile:${tile}` }, [
+    html("div", { class: "hand-tile", "data-key": `tile:${tile}`, "data-spot": `tile:${tile}`, ...tileLook(tile, ctx) }, [
       tileIcon(tile, 60, ctx),
     ]),
   );
   const parts = [html("h3", {}, [ctx.t("label.your_hand")]), html("div", { class: "hand" }, tiles)];
   if (view.passed && view.passed.length) {
-    const passed = view.passed.map((t) => tileIcon(t, 40, ctx));
+    const passed = view.passed.map((t) => tileIcon(t, 40, ctx, tileLook(t, ctx)));
     parts.push(html("h3", {}, [ctx.t("label.passed")]), html("div", { class: "hand small" }, passed));
   }
   return html("section", { class: "hand-box" }, parts);
@@ -514,6 +528,38 @@ function panel(ctx) {
     html("ul", { class: "seat-rows" }, seats),
     removedBox(ctx),
   ]);
+}
+
+// -- enlarged (js/magnify.js) ---------------------------------------------------------------
+
+// `tile:<tile>`: the tile at 200 px. `pos:<spot>`: the visitor (or the free spot) and the
+// tiles along the line it looks, face-up or not, nearest first.
+export function magnify(what, ctx) {
+  const cut = what.indexOf(":");
+  const [kind, rest] = [what.slice(0, cut), what.slice(cut + 1)];
+  if (kind === "tile") {
+    return html("div", { class: "topiary-magnified" }, [
+      tileIcon(rest, 200, ctx),
+      html("p", {}, [html("strong", {}, [tileName(rest, ctx)])]),
+    ]);
+  }
+  const s = kind === "pos" ? SPOT_BY_ID[rest] : null;
+  if (!s) return null;
+  const seat = ctx.view.visitors[s.id];
+  const figure = seat === undefined ? visitorShape(16, s.look) : visitorGlyph(seat, 16, s.look, ctx);
+  const line = s.cells.map((id) => {
+    const content = ctx.view.garden[Number(id[1])][Number(id[3])];
+    if (content === "gap") return svg("svg", { viewBox: "0 0 100 100", width: 44, height: 44 }, [gapTile(100, ctx)]);
+    return tileIcon(content === "face_down" ? null : content, 44, ctx);
+  });
+  const box = html("div", { class: "topiary-magnified" }, [
+    svg("svg", { viewBox: "-30 -30 60 60", width: 96, height: 96 }, [figure]),
+    html("p", {}, [html("strong", {}, [spotTitle(s.id, seat, ctx)])]),
+    html("p", {}, [ctx.t("magnify.line")]),
+    html("div", { class: "topiary-magnified-line" }, line),
+  ]);
+  if (seat !== undefined) box.style.setProperty("--seat", seatColour(seat));
+  return box;
 }
 
 // -- the module's contract -----------------------------------------------------------------

@@ -118,7 +118,7 @@ function drawNav() {
         html("button", { type: "button", class: "link", onclick: logOut }, [t("nav.logout")]),
       ]
     : [link("#/login", "nav.login"), link("#/signup", "nav.signup")];
-  nav.replaceChildren(...items);
+  nav.replaceChildren(...items.filter(Boolean));
   document.title = t("site.title");
 }
 

@@ -8,6 +8,7 @@ import { loadModule, logLine, resultPanel, seatName } from "./board.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
+import { magnifyOn } from "./magnify.js";
 
 const { html } = draw;
 
@@ -54,6 +55,7 @@ export async function replayPage(id) {
     ctx.seatName = (seat) => seatName(ctx, seat);
     const board = html("div", { class: "board" });
     module.render(board, ctx);
+    magnifyOn(board, module, ctx);
     const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;
     root.dataset.step = step;
     chat.showUpTo(step === last ? Infinity : step);
@@ -64,7 +66,7 @@ export async function replayPage(id) {
       ]),
       controls(step, last, show),
       html("div", { class: "play" }, [
-        board,
+        html("div", { class: "board-frame" }, [board]),
         html("aside", { class: "side" }, [
           line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
           html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),

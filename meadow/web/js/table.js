@@ -12,8 +12,10 @@ import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { MovePlayer, animate, flightMs, snapshot } from "./motion.js";
+import { magnifyOn } from "./magnify.js";
 
 const { html } = draw;
+const THUMB = 44; // px: the least a target should measure on a phone
 
 export async function tablePage(id) {
   let info;
@@ -284,6 +286,7 @@ class LiveTable {
     else if (position) parts.push(this.playArea(myTurn));
     this.root.replaceChildren(...parts);
     this.chat.afterMove(kept);
+    this.fitZoom();
   }
 
   header(myTurn) {
@@ -387,9 +390,11 @@ class LiveTable {
 
   playArea(myTurn) {
     const ctx = this.ctx();
-    const board = html("div", { class: "board" });
+    const board = html("div", { class: this.zoom ? "board zoomed" : "board" });
+    if (this.zoom) board.style.setProperty("--board-zoom", this.zoom);
     this.board = board; // what the next shown move animates from
     this.module.render(board, ctx);
+    magnifyOn(board, this.module, ctx);
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
     markKeys(board, next, this.picked, (key) => this.pick(key));
     if (this.fresh.length && session.settings.animations) markFresh(board, this.fresh);
@@ -405,7 +410,9 @@ class LiveTable {
     // The final scores run under the board and the log: a game's breakdown is wide.
     const over = this.position.over ? resultPanel(this.module, ctx) : null;
     const after = this.info.status === "finished" ? afterGame(this.info) : null;
-    return html("div", {}, [html("div", { class: "play" }, [board, side]), after, over]);
+    // On a phone the board may be enlarged within a frame that scrolls, not the page.
+    const frame = html("div", { class: "board-frame" }, [board]);
+    return html("div", {}, [html("div", { class: "play" }, [frame, side]), after, over]);
   }
 
   actionBar(ctx, next, myTurn) {
@@ -422,7 +429,31 @@ class LiveTable {
       buttons.push(html("button", { type: "button", class: "undo", onclick: () => this.undo() }, [t("table.undo")]));
     }
     const prompt = myTurn ? t(this.picked.length ? "table.go_on" : "table.choose") : "";
-    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), ...buttons]);
+    // The bar is pinned at the bottom on a phone, where the thumb is; the zoom is for there.
+    const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": Boolean(this.zoom), onclick: () => this.toggleZoom() }, [
+      t(this.zoom ? "table.zoom_out" : "table.zoom_in"),
+    ]);
+    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), ...buttons, zoom]);
+  }
+
+  // Enlarge the board until its smallest target is a thumb's width (at most 3 times).
+  toggleZoom() {
+    this.zoom = this.zoom ? null : 1;
+    this.draw();
+  }
+
+  // A zoomed board grows, never shrinks, as smaller targets come up: what was in reach stays.
+  fitZoom() {
+    if (!this.zoom || !this.board || !this.board.isConnected) return;
+    const sizes = [...this.board.querySelectorAll("[data-key]")]
+      .map((node) => node.getBoundingClientRect())
+      .filter((box) => box.width && box.height)
+      .map((box) => Math.min(box.width, box.height) / this.zoom);
+    const wanted = Math.min(3, Math.max(1.5, THUMB / Math.min(...sizes, THUMB)));
+    if (wanted > this.zoom + 0.01) {
+      this.zoom = Number(wanted.toFixed(2));
+      this.board.style.setProperty("--board-zoom", this.zoom);
+    }
   }
 
   cancel() {

@@ -97,7 +97,7 @@ function verticalBand(x, y, showing, ctx) {
   );
 }
 
-function advTitle(id, ctx) {
+export function advTitle(id, ctx) {
   const info = advInfo(id, ctx);
   const parts = [advName(id, ctx)];
   if (info.level) parts.push(ctx.t("level_n", { n: info.level }));
@@ -175,6 +175,8 @@ export function card(entry, owner, ctx, opts = {}) {
       class: "mv-card",
       "data-key": keyed && !slotKeys ? `card:${entry.card}` : null,
       "data-spot": `c:${owner}:${entry.card}`,
+      "data-magnify": `card:${owner}:${entry.card}`,
+      "aria-label": cardTitle(entry, ctx),
     },
     [
       picture,
@@ -184,6 +186,12 @@ export function card(entry, owner, ctx, opts = {}) {
       }),
     ],
   );
+}
+
+// A sleeved card's name for a screen reader: its number and its advancements top to bottom.
+function cardTitle(entry, ctx) {
+  const names = entry.slots.filter(Boolean).map((id) => advName(id, ctx));
+  return [ctx.t("magnify.card", { n: entry.card }), ...names].join(" · ");
 }
 
 function positionMark(position, x, y) {
@@ -219,7 +227,7 @@ function costMark(cost, level, x, y, ctx) {
 }
 
 // A market advancement: the printed third of a card, its position, cost and level.
-export function marketTile(copy, ctx, extra) {
+export function marketTile(copy, ctx, extra, scale = 1) {
   const [id, position] = copy.split("@");
   const info = advInfo(id, ctx);
   const parts = [
@@ -231,7 +239,12 @@ export function marketTile(copy, ctx, extra) {
   if (extra) parts.push(extra);
   return svg(
     "svg",
-    { class: "mv-tile-svg", viewBox: `0 0 ${TILE_W} 54`, width: TILE_W, height: 54 },
+    {
+      class: "mv-tile-svg",
+      viewBox: `0 0 ${TILE_W} 54`,
+      width: TILE_W * scale,
+      height: 54 * scale,
+    },
     parts,
   );
 }
@@ -295,12 +308,6 @@ export function valeCard(id, ctx, opts = {}) {
       }),
     );
   }
-  const title = [
-    valeName(id, ctx),
-    ctx.t("level_n", { n: info.level }),
-    abilityText(info.ability, ctx),
-    info.standin ? ctx.t("standin_values") : "",
-  ];
   const scale = opts.scale || 1;
   return svg(
     "svg",
@@ -310,6 +317,27 @@ export function valeCard(id, ctx, opts = {}) {
       width: VALE_W * scale,
       height: 64 * scale,
     },
-    [svg("title", { text: title.filter(Boolean).join(" · ") }), ...parts],
+    [svg("title", { text: valeTitle(id, ctx) }), ...parts],
   );
+}
+
+// What marks a market advancement or a vale card for the enlarged view (magnify.js), with its
+// name for a screen reader.
+export function advLook(copy, ctx) {
+  return { "data-magnify": `adv:${copy}`, "aria-label": advTitle(copy.split("@")[0], ctx) };
+}
+
+export function valeLook(id, ctx) {
+  return { "data-magnify": `vale:${id}`, "aria-label": valeTitle(id, ctx) };
+}
+
+export function valeTitle(id, ctx) {
+  const info = valeInfo(id, ctx);
+  const title = [
+    valeName(id, ctx),
+    ctx.t("level_n", { n: info.level }),
+    abilityText(info.ability, ctx),
+    info.standin ? ctx.t("standin_values") : "",
+  ];
+  return title.filter(Boolean).join(" · ");
 }

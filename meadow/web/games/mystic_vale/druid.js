@@ -1,7 +1,7 @@
 // Each druid's mat: header, resources, field, on-deck card, vales, deck view and choices.
 
 import { html, seatColour, seatSymbol, svg } from "../../js/draw.js";
-import { card, marketTile, valeCard } from "./cards.js";
+import { advLook, card, marketTile, valeCard, valeLook } from "./cards.js";
 import { pile } from "./market.js";
 import { SPIRITS, advInfo, playerName, valeName } from "./names.js";
 import { SHAPES, symbol, symbolBadge } from "./symbols.js";
@@ -138,6 +138,7 @@ function ownedVales(druid, owner, ctx, mine) {
         "data-key": mine ? `myvale:${v.vale}` : null,
         "data-spot": `vales:${owner}`,
         "data-piece": `vale:${v.vale}`,
+        ...valeLook(v.vale, ctx),
       },
       [valeCard(v.vale, ctx, { isNew: v.new, scale: 0.85 })],
     ),
@@ -257,7 +258,9 @@ function waitingPurchases(ctx, owner) {
   return html("div", { class: "mv-to-sleeve" }, [
     html("span", { class: "mv-res-label", text: ctx.t("to_sleeve") }),
     ...h.to_sleeve.map((copy, i) =>
-      html("div", { class: `mv-tile${i === 0 ? " mv-next-sleeve" : ""}` }, [marketTile(copy, ctx)]),
+      html("div", { class: `mv-tile${i === 0 ? " mv-next-sleeve" : ""}`, ...advLook(copy, ctx) }, [
+        marketTile(copy, ctx),
+      ]),
     ),
   ]);
 }

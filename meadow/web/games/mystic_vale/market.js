@@ -1,7 +1,7 @@
 // The supply: the advancement and vale markets, Fertile Soil, face-down piles, the VP pool.
 
 import { html, svg } from "../../js/draw.js";
-import { TILE_W, marketTile, valeCard } from "./cards.js";
+import { TILE_W, advLook, advTitle, marketTile, valeCard, valeLook } from "./cards.js";
 import { POSITIONS } from "./names.js";
 import { star } from "./symbols.js";
 
@@ -20,7 +20,12 @@ export function advancementMarket(ctx) {
         copy
           ? html(
               "div",
-              { class: "mv-tile", "data-key": `adv:${copy}`, "data-spot": `adv:${copy}` },
+              {
+                class: "mv-tile",
+                "data-key": `adv:${copy}`,
+                "data-spot": `adv:${copy}`,
+                ...advLook(copy, ctx),
+              },
               [marketTile(copy, ctx)],
             )
           : html("div", { class: "mv-tile mv-tile-empty" }),
@@ -50,7 +55,8 @@ export function fertileSoil(ctx) {
         class: `mv-tile${left ? "" : " mv-tile-out"}`,
         "data-key": `adv:${copy}`,
         "data-spot": `adv:${copy}`,
-        title: ctx.t("left_n", { n: left }),
+        ...advLook(copy, ctx),
+        "aria-label": `${advTitle("fertile_soil", ctx)} · ${ctx.t("left_n", { n: left })}`,
       },
       [marketTile(copy, ctx, count)],
     );
@@ -76,7 +82,12 @@ export function valeMarket(ctx) {
         id
           ? html(
               "div",
-              { class: "mv-tile mv-vale", "data-key": `vale:${id}`, "data-spot": `vale:${id}` },
+              {
+                class: "mv-tile mv-vale",
+                "data-key": `vale:${id}`,
+                "data-spot": `vale:${id}`,
+                ...valeLook(id, ctx),
+              },
               [valeCard(id, ctx)],
             )
           : html("div", { class: "mv-tile mv-vale mv-tile-empty" }),

@@ -5,7 +5,6 @@ import { svg } from "../../js/draw.js";
 import { animalDisc } from "./animals.js";
 import { C, LAND, MEADOW, PAD, WATER, cellName, cellXY, colRow } from "./names.js";
 import { areaToken, cloudShape, mushroom, plantPiece, star } from "./pieces.js";
-import { areaTip } from "./tip.js";
 
 // -- the board ----------------------------------------------------------------------------
 
@@ -419,8 +418,10 @@ function spotLayer(view, facts) {
   return layer;
 }
 
-// The spaces one clicks: transparent, on top, each with the area tip on hover.
-function hitLayer(view, facts, ctx, tip) {
+// The spaces one clicks: transparent, on top. One with something on it, or in an area, shows
+// it enlarged with its area's standing (magnify.js) while the mouse rests on it or a finger
+// holds it.
+function hitLayer(view, facts) {
   const layer = svg("g", { class: "rn-hits" });
   eachCell(facts, (name) => {
     const [x, y] = cellXY(name);
@@ -433,18 +434,16 @@ function hitLayer(view, facts, ctx, tip) {
       fill: "transparent",
       "data-key": `cell:${name}`,
     });
-    const area = facts.areaByName[view.area_of[name]];
-    if (area) {
-      rect.addEventListener("mouseenter", (event) => tip.show(areaTip(area, view, ctx), event));
-      rect.addEventListener("mousemove", (event) => tip.move(event));
-      rect.addEventListener("mouseleave", () => tip.hide());
+    const things = [view.area_of[name], view.dominoes[name], view.plants[name], view.clouds[name]];
+    if (things.some(Boolean) || facts.start.has(name) || facts.stumps.has(name)) {
+      rect.dataset.magnify = `cell:${name}`;
     }
     layer.append(rect);
   });
   return layer;
 }
 
-export function boardSvg(view, ctx, tip) {
+export function boardSvg(view, ctx) {
   const facts = boardFacts(view);
   const width = PAD + facts.width * C + 4;
   const height = PAD + facts.height * C + 4;
@@ -466,7 +465,7 @@ export function boardSvg(view, ctx, tip) {
       tokenLayer(view, ctx),
       labelLayer(facts),
       spotLayer(view, facts),
-      hitLayer(view, facts, ctx, tip),
+      hitLayer(view, facts),
     ],
   );
 }

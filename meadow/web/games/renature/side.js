@@ -32,19 +32,22 @@ export function prompt(view, ctx) {
   return html("p", { class: "rn-prompt mine" }, [ctx.t(`phase.${view.phase}`)]);
 }
 
-function handDomino(domino, ctx) {
+export function handDomino(domino, ctx, scale = 1) {
   const [a, b] = domino.animals;
   const h = 44;
+  const name = `${ctx.t(`animal.${a}`)} – ${ctx.t(`animal.${b}`)}`;
   return svg(
     "svg",
     {
       viewBox: `0 0 ${2 * h + 6} ${h + 6}`,
-      width: 2 * h + 6,
-      height: h + 6,
+      width: (2 * h + 6) * scale,
+      height: (h + 6) * scale,
       class: "rn-hand-domino",
+      role: "img",
+      "aria-label": name,
+      "data-magnify": `domino:${domino.domino}`,
     },
     [
-      svg("title", { text: `${ctx.t(`animal.${a}`)} – ${ctx.t(`animal.${b}`)}` }),
       svg("rect", {
         x: 3,
         y: 3,
@@ -86,7 +89,8 @@ export function jokerTrack(view, ctx) {
   const parts = ANIMALS.map((animal, i) => {
     const x = 4 + i * step;
     const current = animal === view.joker;
-    return svg("g", {}, [
+    const look = { "data-magnify": `animal:${animal}`, "aria-label": ctx.t(`animal.${animal}`) };
+    return svg("g", look, [
       svg("rect", {
         x,
         y: 4,
@@ -165,8 +169,9 @@ function playerBoardSvg(view, seatNo, ctx) {
             stroke: "#c9bd9f",
             "stroke-width": 1,
             "data-key": mine ? `plant:${neutral ? "neutral" : "own"}:${plant}` : null,
+            "data-magnify": `plants:${seatNo}:${neutral ? "neutral" : "own"}:${plant}`,
+            "aria-label": `${plantName(ctx, plant, neutral)}: ${left} / ${capacity}`,
           },
-          [svg("title", { text: `${plantName(ctx, plant, neutral)}: ${left} / ${capacity}` })],
         ),
       );
       for (let i = 0; i < capacity; i++) {
@@ -192,27 +197,39 @@ function playerBoardSvg(view, seatNo, ctx) {
   return svg("svg", { viewBox: `0 0 ${4 * colW + 4} 90`, class: "rn-pboard" }, parts);
 }
 
-function tokenChips(seat, ctx) {
+function tokenChips(seat, seatNo, ctx) {
   if (!seat.tokens.length) return null;
   const backs = seat.token_backs || [];
   const chips = seat.tokens.map((token, i) =>
-    svg("svg", { viewBox: "0 0 32 32", width: 26, height: 26, class: "rn-token-chip" }, [
-      areaToken(token, 16, 16, ctx),
-      backs[i] !== undefined
-        ? svg("text", {
-            x: 30,
-            y: 30,
-            "font-size": 11,
-            "font-weight": 700,
-            "text-anchor": "end",
-            fill: "#1b5e20",
-            stroke: "#fff",
-            "stroke-width": 2.5,
-            "paint-order": "stroke",
-            text: `+${backs[i]}`,
-          })
-        : null,
-    ]),
+    svg(
+      "svg",
+      {
+        viewBox: "0 0 32 32",
+        width: 26,
+        height: 26,
+        class: "rn-token-chip",
+        role: "img",
+        "aria-label": ctx.t("token_title", { main: token.main, minor: token.minor }),
+        "data-magnify": `token:${seatNo}:${i}`,
+      },
+      [
+        areaToken(token, 16, 16, ctx),
+        backs[i] !== undefined
+          ? svg("text", {
+              x: 30,
+              y: 30,
+              "font-size": 11,
+              "font-weight": 700,
+              "text-anchor": "end",
+              fill: "#1b5e20",
+              stroke: "#fff",
+              "stroke-width": 2.5,
+              "paint-order": "stroke",
+              text: `+${backs[i]}`,
+            })
+          : null,
+      ],
+    ),
   );
   return html("div", { class: "rn-tokens-row" }, [
     html("span", {}, [ctx.t("tokens_taken")]),
@@ -246,7 +263,7 @@ export function seatPanel(view, seatNo, ctx) {
       ]),
       playerBoardSvg(view, seatNo, ctx),
       html("p", { class: "rn-small" }, [counts]),
-      tokenChips(seat, ctx),
+      tokenChips(seat, seatNo, ctx),
     ],
   );
 }

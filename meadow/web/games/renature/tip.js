@@ -1,4 +1,5 @@
-// The area tip: what an area holds and would score, shown while the mouse is over it.
+// The area tip: what an area holds and would score, shown with a space of the board enlarged
+// (magnify.js).
 
 import { html } from "../../js/draw.js";
 import { playerName, seatOfColour } from "./names.js";
@@ -43,27 +44,4 @@ export function areaTip(area, view, ctx) {
     area.tied.length ? html("p", { class: "rn-note" }, [ctx.t("tied_note")]) : null,
     nowLine,
   ];
-}
-
-export function makeTip(wrap) {
-  const box = html("div", { class: "rn-tip", hidden: true, role: "tooltip" });
-  wrap.append(box);
-  const place = (event) => {
-    const frame = wrap.getBoundingClientRect();
-    let left = event.clientX - frame.left + 16;
-    if (left + 260 > frame.width) left = Math.max(0, event.clientX - frame.left - 276);
-    box.style.left = `${left}px`;
-    box.style.top = `${event.clientY - frame.top + 16}px`;
-  };
-  return {
-    show(parts, event) {
-      box.replaceChildren(...parts.filter(Boolean));
-      box.hidden = false;
-      place(event);
-    },
-    move: place,
-    hide() {
-      box.hidden = true;
-    },
-  };
 }
