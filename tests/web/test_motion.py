@@ -56,8 +56,15 @@ def play_until_the_bot_has_moved(player: Player, rng: random.Random) -> tuple[in
     while player.table_state()["myTurn"] == "true":
         player.play_decision(rng)
     mine = int(player.table_state()["move"])
-    player.wait_for_turn_or_end()
-    player.page.wait_for_selector(".table[data-showing='0']")
+    # The bot has played (the move number is past ours), the move is ours again, and every
+    # move heard has been shown.
+    player.page.wait_for_function(
+        """(mine) => { const t = document.querySelector('.table');
+            return Number(t.dataset.move) > mine && t.dataset.myTurn === 'true'
+                && t.dataset.showing === '0'; }""",
+        arg=mine,
+        timeout=60_000,
+    )
     return mine, int(player.table_state()["move"])
 
 

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { botName, currentLanguage, t, LANGUAGES } from "./i18n.js";
-import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./app.js";
+import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./session.js";
 import { notificationRefusal } from "./alerts.js";
 import { PACES } from "./motion.js";
 import { accountSections, addressSaved, addressState } from "./people.js";

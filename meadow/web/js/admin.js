@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { t } from "./i18n.js";
-import { go, notice, problem, session } from "./app.js";
+import { go, notice, problem, session } from "./session.js";
 
 export async function adminPage() {
   if (!session.me.admin) return { nodes: [html("p", { class: "card" }, [t("admin.only")])] };

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { botName, t } from "./i18n.js";
-import { go, notice, problem } from "./app.js";
+import { go, notice, problem } from "./session.js";
 
 // `info`: the table as GET /api/tables/{id} has it, finished.
 export function afterGame(info) {

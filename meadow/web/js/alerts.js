@@ -13,7 +13,7 @@
 
 import { html } from "./draw.js";
 import { t } from "./i18n.js";
-import { session } from "./app.js";
+import { session } from "./session.js";
 
 const THINKING_MS = 700; // "longer than a moment": a quick bot never shows the mark
 

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { t } from "./i18n.js";
-import { notice, problem, session } from "./app.js";
+import { notice, problem, session } from "./session.js";
 
 const MAX_CHARS = 500; // the server's limit (server/chat.py)
 

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { botName, t } from "./i18n.js";
-import { go, notice, problem, session } from "./app.js";
+import { go, notice, problem, session } from "./session.js";
 import { rememberWhereTo } from "./account.js";
 
 const LEVELS = ["easy", "medium", "hard"];

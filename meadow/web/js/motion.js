@@ -13,7 +13,7 @@
 // Animations off in the settings, or reduced motion asked by the system, keep the pace but
 // move nothing. A resync (a reconnection) skips what is still waiting to the present.
 
-import { session } from "./app.js";
+import { session } from "./session.js";
 
 export const PACES = ["off", "normal", "slow"];
 const PAUSE = { off: 0, normal: 900, slow: 1900 }; // ms a shown move stays before the next

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { t } from "./i18n.js";
-import { go, notice, problem, session, signedIn } from "./app.js";
+import { go, notice, problem, session, signedIn } from "./session.js";
 
 function passwordInput(name, autocomplete) {
   return html("input", { name, type: "password", autocomplete, required: true, minlength: name === "current" || name === "password" ? null : 8 });

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
-import { problem, session } from "./app.js";
+import { problem, session } from "./session.js";
 import { loadModule, logLine, resultPanel, seatName } from "./board.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";

@@ -6,7 +6,7 @@
 import { api } from "./api.js";
 import * as draw from "./draw.js";
 import { currentLanguage, gameT, t } from "./i18n.js";
-import { GAMES, problem, session } from "./app.js";
+import { GAMES, problem, session } from "./session.js";
 import { loadModule } from "./board.js";
 
 const { html } = draw;

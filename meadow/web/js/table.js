@@ -3,7 +3,7 @@
 import { api, socketUrl } from "./api.js";
 import * as draw from "./draw.js";
 import { botName, gameT, t } from "./i18n.js";
-import { go, notice, problem, session } from "./app.js";
+import { go, notice, problem, session } from "./session.js";
 import { chosen, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
 import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
