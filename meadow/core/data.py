@@ -3,6 +3,10 @@
 Every game loads its components from `meadow/games/<game>/data/`. A host replaces any of them
 without a code change by putting a file of the same name in `$MEADOW_DATA/<game id>/`: that is
 how printed values replace stand-ins (Renature's boards, Mystic Vale's cards).
+
+Files are read when a game first needs them, never when a module is imported, so a broken
+drop-in stops only what uses it; what is wrong with it is one `DataFileError` line naming the
+file, the line or field, and the reason.
 """
 
 from __future__ import annotations
@@ -11,9 +15,25 @@ import json
 import os
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import TypeAdapter, ValidationError
+
+from meadow.core.errors import MeadowError
 
 ENV = "MEADOW_DATA"
+EXCERPT = 60  # characters of a bad value quoted in an error
+T = TypeVar("T")
+
+
+class DataFileError(MeadowError):
+    """A game's data file cannot be read or does not hold what the game needs."""
+
+
+def excerpt(value: object) -> str:
+    """A short quotation of `value` for an error line (never the whole input)."""
+    text = repr(value)
+    return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
 def override(game_id: str, name: str) -> Path | None:
@@ -26,10 +46,66 @@ def override(game_id: str, name: str) -> Path | None:
     return None
 
 
+def parse_json(label: str, raw: bytes) -> Any:
+    """`raw` as JSON, or a DataFileError naming `label` and the line and column."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DataFileError(
+            f"{label}: not UTF-8 text (byte {raw[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(
+            f"{label}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _where(raw: Any, loc: tuple[int | str, ...]) -> str:
+    """A pydantic error location as a path a person can find in the file: `vales[3] ('x').cost`."""
+    parts: list[str] = []
+    node = raw
+    for step in loc:
+        if isinstance(step, int):
+            parts.append(f"[{step}]")
+            node = node[step] if isinstance(node, list) and step < len(node) else None
+            if isinstance(node, dict) and isinstance(node.get("id"), str):
+                parts.append(f" ({node['id']!r})")
+        else:
+            parts.append(f".{step}" if parts else str(step))
+            node = node.get(step) if isinstance(node, dict) else None
+    return "".join(parts) or "top level"
+
+
+def check(label: str, raw: Any, shape: TypeAdapter[T]) -> T:
+    """`raw` validated against `shape`; the first problem as one DataFileError line."""
+    try:
+        return shape.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        problem = first["msg"]
+        if first["type"] not in ("missing", "extra_forbidden"):
+            problem += f", got {excerpt(first.get('input'))}"
+        more = exc.error_count() - 1
+        tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+        raise DataFileError(f"{label}: {_where(raw, first['loc'])}: {problem}{tail}") from None
+
+
 def load_json(package: str, game_id: str, name: str) -> Any:
     """A game's data file: the drop-in if there is one, else the packaged file."""
     path = override(game_id, name)
     if path is not None:
-        return json.loads(path.read_text("utf-8"))
-    text = resources.files(package).joinpath("data").joinpath(name).read_text("utf-8")
-    return json.loads(text)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise DataFileError(f"{path}: cannot be read: {exc.strerror}") from None
+        return parse_json(str(path), raw)
+    packaged = resources.files(package).joinpath("data").joinpath(name)
+    return parse_json(f"{game_id}/data/{name} (packaged)", packaged.read_bytes())
+
+
+def source(game_id: str, name: str) -> str:
+    """Where `name` comes from, for error lines: the drop-in's path or the packaged name."""
+    path = override(game_id, name)
+    return str(path) if path is not None else f"{game_id}/data/{name} (packaged)"

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from meadow.core import data
 
@@ -75,8 +77,65 @@ def _load(name: str) -> Any:
     return data.load_json(__package__, "mystic_vale", name)
 
 
+Count = Annotated[int, Field(ge=0, le=99)]
+Symbol = Literal[
+    "mana", "decay", "growth", "vp", "beast", "forest", "sky", "wild", "guardian", "end_vp"
+]
+Spirit = Literal["beast", "forest", "sky", "wild"]
+
+
+class _Card(BaseModel):
+    """What a card record in a data file must hold (extra keys, such as `source`, are kept
+    out of the game but allowed)."""
+
+    model_config = ConfigDict(strict=True)
+
+    id: Annotated[str, Field(min_length=1)]
+    name: Annotated[str, Field(min_length=1)]
+    set: Literal["base", "vale_of_magic"]
+    ability: str | None
+    timing: str | None
+    standin: dict[str, bool]
+
+
+class _AdvancementRecord(_Card):
+    level: Annotated[int, Field(ge=1, le=3)]
+    cost: Annotated[int, Field(ge=0, le=20)]
+    symbols: dict[Symbol, Count]
+    vertical: bool
+
+
+class _ValeRecord(_Card):
+    level: Annotated[int, Field(ge=1, le=2)]
+    copies: Annotated[int, Field(ge=1, le=9)]
+    cost: dict[Spirit, Count]
+    end_vp: Count
+    growth: Count
+
+
+class _AdvancementFile(BaseModel):
+    advancements: list[_AdvancementRecord]
+
+
+class _ValeFile(BaseModel):
+    vales: list[_ValeRecord]
+
+
+def _unique(label: str, ids: list[str]) -> None:
+    seen: set[str] = set()
+    for index, card_id in enumerate(ids):
+        if card_id in seen:
+            raise data.DataFileError(f"{label}: [{index}] ({card_id!r}): the id is listed twice")
+        seen.add(card_id)
+
+
 @cache
 def advancements() -> dict[str, Advancement]:
+    """Every advancement type, read and checked on first use (a bad drop-in names itself)."""
+    name = "advancements.json"
+    label = data.source("mystic_vale", name)
+    records = data.check(label, _load(name), TypeAdapter(_AdvancementFile)).advancements
+    _unique(label, [a.id for a in records])
     found = {
         CURSED_LAND: Advancement(
             CURSED_LAND,
@@ -94,43 +153,47 @@ def advancements() -> dict[str, Advancement]:
             FERTILE_SOIL, "Fertile Soil", "starter", 0, 2, {"mana": 1}, None, None, False, False
         ),
     }
-    for a in _load("advancements.json")["advancements"]:
-        unknown = set(a["symbols"]) - set(SYMBOLS)
-        if unknown:
-            raise ValueError(f"advancements.json: {a['id']} has unknown symbols {sorted(unknown)}")
-        found[a["id"]] = Advancement(
-            id=a["id"],
-            name=a["name"],
-            set=a["set"],
-            level=a["level"],
-            cost=a["cost"],
-            symbols=dict(a["symbols"]),
-            ability=a["ability"],
-            timing=a["timing"],
-            vertical=a["vertical"],
-            standin=any(a["standin"].values()),
+    for a in records:
+        if a.id in found:
+            raise data.DataFileError(f"{label}: {a.id!r} is a starter card's id")
+        found[a.id] = Advancement(
+            id=a.id,
+            name=a.name,
+            set=a.set,
+            level=a.level,
+            cost=a.cost,
+            symbols=dict(a.symbols),
+            ability=a.ability,
+            timing=a.timing,
+            vertical=a.vertical,
+            standin=any(a.standin.values()),
         )
     return found
 
 
 @cache
 def vales() -> dict[str, Vale]:
-    found = {}
-    for v in _load("vales.json")["vales"]:
-        found[v["id"]] = Vale(
-            id=v["id"],
-            name=v["name"],
-            set=v["set"],
-            level=v["level"],
-            copies=v["copies"],
-            cost={k: n for k, n in v["cost"].items() if n},
-            end_vp=v["end_vp"],
-            growth=v["growth"],
-            ability=v["ability"],
-            timing=v["timing"],
-            standin=any(v["standin"].values()),
+    """Every vale card, read and checked on first use."""
+    name = "vales.json"
+    label = data.source("mystic_vale", name)
+    records = data.check(label, _load(name), TypeAdapter(_ValeFile)).vales
+    _unique(label, [v.id for v in records])
+    return {
+        v.id: Vale(
+            id=v.id,
+            name=v.name,
+            set=v.set,
+            level=v.level,
+            copies=v.copies,
+            cost={k: n for k, n in v.cost.items() if n},
+            end_vp=v.end_vp,
+            growth=v.growth,
+            ability=v.ability,
+            timing=v.timing,
+            standin=any(v.standin.values()),
         )
-    return found
+        for v in records
+    }
 
 
 def advancement_copies(sets: tuple[str, ...], level: int) -> list[str]:

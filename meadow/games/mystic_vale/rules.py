@@ -59,9 +59,6 @@ PLANT, PREP, ABILITY, REVEAL, SPOILING, HARVEST, SLEEVE, NEST, OVER = (
 CATEGORIES = ("vp_tokens", "advancements", "vales", "abilities")
 HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
 
-_ADV = c.advancements()
-_VALES = c.vales()
-
 
 @dataclass(slots=True)
 class Druid:
@@ -121,7 +118,7 @@ class Druid:
 @cache
 def _affordable(vid: str, spirits: tuple[tuple[str, int], ...]) -> bool:
     """Whether spirits on hand pay for a vale (asked for every vale at every harvest step)."""
-    return pay_spirits(_VALES[vid].cost, dict(spirits)) is not None
+    return pay_spirits(c.vales()[vid].cost, dict(spirits)) is not None
 
 
 @cache
@@ -138,7 +135,7 @@ def _shown_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[in
     for pos, type_id in enumerate(slots):
         if type_id is None:
             continue
-        adv = _ADV[type_id]
+        adv = c.advancements()[type_id]
         if adv.ability and (not adv.vertical or band == pos):
             shown.append((pos, adv.ability))
     return tuple(shown)
@@ -244,7 +241,7 @@ class MysticValeState(State):
         return [
             i
             for i, (vid, bought) in enumerate(druid.vales)
-            if _VALES[vid].ability == ability and bought < turn
+            if c.vales()[vid].ability == ability and bought < turn
         ]
 
     def growth(self, druid: Druid) -> int:
@@ -263,7 +260,7 @@ class MysticValeState(State):
             d, g = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], x in druid.aether)
             shown += d
             growth += g
-        growth += sum(_VALES[vid].growth for vid, _ in druid.vales)
+        growth += sum(c.vales()[vid].growth for vid, _ in druid.vales)
         growth += len(self.vale_active(druid, "alte_lebenswurzeln"))
         return shown, growth + druid.growth_bonus
 
@@ -340,7 +337,7 @@ class MysticValeState(State):
         self.queue = [
             [card, pos]
             for pos, a in me.abilities(card)
-            if _ADV[me.cards[card][pos]].timing == "on_play"
+            if c.advancements()[me.cards[card][pos]].timing == "on_play"
         ]  # type: ignore[index]
         return events + self._next_on_play()
 
@@ -350,7 +347,7 @@ class MysticValeState(State):
         me = self.me
         while self.queue:
             card, pos = self.queue.pop(0)
-            ability = _ADV[me.cards[card][pos]].ability  # type: ignore[index]
+            ability = c.advancements()[me.cards[card][pos]].ability  # type: ignore[index]
             if ability == "goldfluegel_greif":
                 if not me.mana_token:
                     me.mana_token = True
@@ -666,7 +663,7 @@ class MysticValeState(State):
         me = self.me
         h = self.harvest
         card, pos = action.card - 1, c.POSITIONS.index(action.position)
-        ability = _ADV[me.cards[card][pos]].ability  # type: ignore[index]
+        ability = c.advancements()[me.cards[card][pos]].ability  # type: ignore[index]
         h.resolved.append([card, pos])
         public: dict[str, JSON] = {"card": action.card, "ability": ability}
         events: list[Event] = []
@@ -734,7 +731,7 @@ class MysticValeState(State):
     def _apply_buy_vale(self, action: BuyVale) -> list[Event]:
         me = self.me
         h = self.harvest
-        vale = _VALES[action.vale]
+        vale = c.vales()[action.vale]
         paid = pay_spirits(vale.cost, h.spirits)
         assert paid is not None
         for spirit, n in paid.items():
@@ -914,14 +911,16 @@ class MysticValeState(State):
         return {
             "vp_tokens": druid.vp,
             "advancements": sum(card_symbol(slots, "end_vp") for slots in druid.cards),
-            "vales": sum(_VALES[vid].end_vp for vid, _ in druid.vales),
+            "vales": sum(c.vales()[vid].end_vp for vid, _ in druid.vales),
             "abilities": abilities,
         }
 
     @staticmethod
     def level_three_and_two(druid: Druid) -> int:
-        threes = sum(1 for slots in druid.cards for t in slots if t and _ADV[t].level == 3)
-        return threes + sum(1 for vid, _ in druid.vales if _VALES[vid].level == 2)
+        threes = sum(
+            1 for slots in druid.cards for t in slots if t and c.advancements()[t].level == 3
+        )
+        return threes + sum(1 for vid, _ in druid.vales if c.vales()[vid].level == 2)
 
     # -- applying -----------------------------------------------------------------------
 
