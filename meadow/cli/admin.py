@@ -38,9 +38,9 @@ PERSON = typer.Argument(..., help="A name (any case), or a number as #17.")
 
 @contextmanager
 def _store(data_dir: Path | None) -> Iterator[Database]:
-    from meadow.server.settings import Settings
+    from meadow.cli.serve import settings
 
-    config = Settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+    config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
     try:
         db = Database(config.database())
         db.migrate()  # a fresh data directory works too; a current one is left as it is
@@ -279,7 +279,7 @@ def reset_link(
 
     For a site without e-mail, or an address gone. It works once; the person's earlier
     reset links stop working."""
-    from meadow.server.settings import Settings
+    from meadow.cli.serve import settings
 
     def act(s: DbSession) -> str:
         user = people.find_person(s, person)
@@ -290,7 +290,7 @@ def reset_link(
         return token
 
     token = _act(data_dir, act)
-    base = Settings().public_url.rstrip("/")
+    base = settings().public_url.rstrip("/")
     console.print(f"{base}/#/reset/{token}", markup=False, highlight=False)
 
 

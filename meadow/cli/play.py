@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import typer
@@ -10,7 +11,7 @@ from rich.table import Table
 from meadow import games
 from meadow.bots import make_bot, observe
 from meadow.cli import app, console
-from meadow.cli.common import game_options
+from meadow.cli.common import check_writable_file, game_options
 from meadow.core.actions import Action, Event
 from meadow.core.errors import MeadowError
 from meadow.core.game import Game, State
@@ -46,6 +47,8 @@ def play(
     if not 0 <= seat < players:
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
     opponent = make_bot(bot, trust_imports=True)  # the person at this terminal chose it
+    if save is not None:
+        check_writable_file(save, "--save")
     record, state = GameRecord.start(
         game, players, options.model_dump(), new_seed() if seed is None else seed
     )
@@ -68,8 +71,7 @@ def play(
     console.print(game.render_text(state.view(seat)), markup=False)
     _show_result(state.result(), seat)
     if save is not None:
-        record.save(save)
-        console.print(f"record saved to {save}")
+        _save_at_end(record, save, "")
 
 
 def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | None:
@@ -182,5 +184,21 @@ def _save(record: GameRecord, path_text: str) -> None:
 def _finish_early(record: GameRecord, save: Path | None) -> None:
     console.print("game left unfinished.")
     if save is not None:
+        _save_at_end(record, save, " (it replays up to here)")
+
+
+def _save_at_end(record: GameRecord, save: Path, note: str) -> None:
+    """Save to `save`, checked at the start; should it fail now (the disk filled, the folder
+    went), the record is kept in a temporary file and the person is told where."""
+    try:
         record.save(save)
-        console.print(f"record saved to {save} (it replays up to here)")
+    except OSError as exc:
+        with tempfile.NamedTemporaryFile(
+            "w", prefix=f"meadow-{record.game}-", suffix=".json", delete=False
+        ) as kept:
+            kept_path = Path(kept.name)
+        record.save(kept_path)
+        raise MeadowError(
+            f"cannot save to {save}: {exc.strerror}; the record is kept in {kept_path}"
+        ) from None
+    console.print(f"record saved to {save}{note}")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from meadow.cli import main
+from meadow.core.record import GameRecord
 from meadow.games.mystic_vale import components as mystic_vale_components
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,3 +132,137 @@ def test_a_good_card_file_is_used(capsys, monkeypatch, tmp_path: Path, fresh_car
     )
     code, _, err = run(capsys, monkeypatch, ["simulate", "mystic_vale", "-n", "1"])
     assert code == 0, err
+
+
+# 2. `play --save` to a place that cannot be written: refused before the game; a save that
+# fails at the end anyway keeps the record and says where.
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("no-such-folder/g.json", "cannot write there: No such file or directory"),
+        ("a-file/g.json", "cannot write there: Not a directory"),
+        (".", "is a folder; give a file name"),
+    ],
+)
+def test_play_save_is_checked_before_the_game(
+    capsys, monkeypatch, tmp_path: Path, where: str, message: str
+):
+    (tmp_path / "a-file").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, monkeypatch, ["play", "topiary", "--save", where], "quit\n")
+    line = one_line_error(code, out, err)
+    assert f"--save {where}: {message}" in line
+    assert "Topiary" not in out  # no game was started
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # nothing left behind
+
+
+def test_play_save_that_fails_at_the_end_keeps_the_record(capsys, monkeypatch, tmp_path: Path):
+    target = tmp_path / "g.json"
+    real_save = GameRecord.save
+
+    def save(record: GameRecord, path: Path) -> None:
+        if path == target:
+            raise OSError(28, "No space left on device")
+        real_save(record, path)
+
+    monkeypatch.setattr(GameRecord, "save", save)
+    code, out, err = run(
+        capsys, monkeypatch, ["play", "topiary", "--seed", "3", "--save", str(target)], "quit\n"
+    )
+    line = one_line_error(code, out, err)
+    assert f"cannot save to {target}: No space left on device; the record is kept in " in line
+    kept = Path(line.rsplit(" ", 1)[1])
+    assert GameRecord.load(kept).game == "topiary"
+    kept.unlink()
+
+
+# 3. Input that is the person's, not a bug: a board file that is not UTF-8, Latin-1 CSVs,
+# an --out that cannot be written, MEADOW_PORT=abc for the commands that read the settings.
+
+
+def test_check_board_names_a_file_that_is_not_utf8(capsys, monkeypatch, tmp_path: Path):
+    board = tmp_path / "board.json"
+    board.write_bytes(b'{"map": ["\xe9"]}')
+    line = one_line_error(*run(capsys, monkeypatch, ["renature", "check-board", str(board)]))
+    assert f"{board}: not UTF-8 text (byte 0xe9 at offset 10)" in line
+
+
+def test_check_board_names_the_json_line(capsys, monkeypatch, tmp_path: Path):
+    board = tmp_path / "board.json"
+    board.write_text('{"map":\n ["a",]\n}')
+    line = one_line_error(*run(capsys, monkeypatch, ["renature", "check-board", str(board)]))
+    assert f"{board}: not valid JSON at line 2, column 7" in line
+
+
+def test_import_cards_out_that_cannot_be_written(capsys, monkeypatch, tmp_path: Path):
+    cards = tmp_path / "cards.csv"
+    cards.write_text("kind,id,cost\nadvancement,aurora,8\n")
+    (tmp_path / "a-file").write_text("x")
+    out = tmp_path / "a-file" / "data"
+    args = ["mystic-vale", "import-cards", str(cards), "--out", str(out)]
+    line = one_line_error(*run(capsys, monkeypatch, args))
+    assert f"{tmp_path / 'a-file'} is a file, not a folder" in line
+
+
+@pytest.mark.parametrize(
+    "args", [["admin", "list"], ["backup", "b.sqlite3"], ["migrate"], ["serve"]]
+)
+def test_a_bad_setting_is_one_line_for_every_command(capsys, monkeypatch, tmp_path, args):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEADOW_PORT", "abc")
+    line = one_line_error(*run(capsys, monkeypatch, args))
+    assert "MEADOW_PORT: Input should be a valid integer" in line
+
+
+# 7. What spreadsheets save: a byte-order mark, semicolons, Windows-1252; a card twice refused.
+
+
+def _import(capsys, monkeypatch, tmp_path: Path, raw: bytes) -> tuple[int, str, str]:
+    cards = tmp_path / "cards.csv"
+    cards.write_bytes(raw)
+    out = tmp_path / "data"
+    return run(capsys, monkeypatch, ["mystic-vale", "import-cards", str(cards), "--out", str(out)])
+
+
+def _imported(tmp_path: Path, card_id: str) -> dict:
+    doc = json.loads((tmp_path / "data/mystic_vale/advancements.json").read_text("utf-8"))
+    return next(card for card in doc["advancements"] if card["id"] == card_id)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "\ufeffkind,id,name,cost\r\nadvancement,aurora,Aurora é,9\r\n".encode(),
+        b"kind;id;name;cost\r\nadvancement;aurora;Aurora \xc3\xa9;9\r\n",
+        b"Kind ; ID;name;cost\nadvancement;aurora;Aurora \xc3\xa9;9\n;;;\n",
+    ],
+)
+def test_import_cards_reads_what_spreadsheets_save(capsys, monkeypatch, tmp_path, raw):
+    code, out, err = _import(capsys, monkeypatch, tmp_path, raw)
+    assert code == 0, err
+    card = _imported(tmp_path, "aurora")
+    assert (card["name"], card["cost"]) == ("Aurora é", 9)
+    assert "note: the file is not UTF-8" not in out
+
+
+def test_import_cards_reads_windows_1252_with_a_note(capsys, monkeypatch, tmp_path):
+    raw = "kind;id;name\nadvancement;aurora;Aurora Grün\n".encode("cp1252")
+    code, out, err = _import(capsys, monkeypatch, tmp_path, raw)
+    assert code == 0, err
+    assert _imported(tmp_path, "aurora")["name"] == "Aurora Grün"
+    assert "note: the file is not UTF-8 (byte 0xfc at offset 41); read it as Windows-1252" in out
+
+
+def test_import_cards_refuses_a_card_twice(capsys, monkeypatch, tmp_path):
+    raw = b"kind,id,cost\nadvancement,aurora,8\nadvancement,druide_des_friedens,\nadvancement,aurora,9\n"
+    line = one_line_error(*_import(capsys, monkeypatch, tmp_path, raw))
+    assert "row 4: advancement 'aurora' is listed twice (first in row 2)" in line
+    assert not (tmp_path / "data").exists()
+
+
+def test_import_cards_refuses_cells_beyond_the_header(capsys, monkeypatch, tmp_path):
+    raw = b"kind,id,cost\nadvancement,aurora,8,12\n"
+    line = one_line_error(*_import(capsys, monkeypatch, tmp_path, raw))
+    assert "row 2: more cells than the header has columns ('12' has none)" in line

@@ -47,6 +47,36 @@ class CardImportError(MeadowError):
     """A CSV row that cannot be imported, named by row and column."""
 
 
+def decode(raw: bytes) -> tuple[str, list[str]]:
+    """The CSV's text and notes on how it was read. Spreadsheets save UTF-8 with a byte-order
+    mark, or (German Excel's "CSV") Windows-1252, which is read as such with a note."""
+    try:
+        return raw.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        bad = exc.start
+    for encoding in ("cp1252", "latin-1"):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text, [
+            f"the file is not UTF-8 (byte {raw[bad]:#04x} at offset {bad}); "
+            f"read it as {'Windows-1252' if encoding == 'cp1252' else 'Latin-1'}: "
+            "check the names with accents, or save it as 'CSV UTF-8'"
+        ]
+    raise AssertionError("latin-1 decodes every byte")  # pragma: no cover
+
+
+def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    """Comma, semicolon (spreadsheets where the comma is the decimal mark) or tab, told
+    from the header row."""
+    header = text.split("\n", 1)[0]
+    try:
+        return csv.Sniffer().sniff(header, delimiters=",;\t")
+    except csv.Error:
+        return csv.excel
+
+
 def import_cards(
     text: str, advancements: dict[str, Any], vales: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
@@ -56,7 +86,10 @@ def import_cards(
         CardImportError: naming the first bad row and why; nothing is changed then.
     """
     adv_doc, vale_doc = copy.deepcopy(advancements), copy.deepcopy(vales)
-    reader = csv.DictReader(io.StringIO(text))
+    text = text.removeprefix("\ufeff")
+    reader = csv.DictReader(io.StringIO(text), dialect=_dialect(text))
+    if reader.fieldnames is not None:
+        reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
     missing = [col for col in ("kind", "id") if col not in (reader.fieldnames or [])]
     if missing:
         raise CardImportError(
@@ -67,9 +100,24 @@ def import_cards(
         raise CardImportError(f"unknown columns {unknown}; the columns are: {', '.join(COLUMNS)}")
     abilities = _known_abilities(adv_doc, vale_doc)
     report = []
-    for number, row in enumerate(reader, start=2):
+    seen: dict[tuple[str, str], int] = {}
+    for row in reader:
+        number = reader.line_num
+        extra = [cell for cell in row.pop(None, []) if cell.strip()]  # type: ignore[call-overload]
+        if extra:
+            raise CardImportError(
+                f"row {number}: more cells than the header has columns ({extra[0]!r} has none)"
+            )
         row = {k: (v or "").strip() for k, v in row.items() if k}
+        if not any(row.values()):
+            continue  # a blank line, as spreadsheets leave at the end
         kind = row.get("kind", "")
+        key = (kind, row.get("id", ""))
+        if key in seen:
+            raise CardImportError(
+                f"row {number}: {kind} {key[1]!r} is listed twice (first in row {seen[key]})"
+            )
+        seen[key] = number
         if kind == "advancement":
             cards = adv_doc["advancements"]
         elif kind == "vale":

@@ -121,6 +121,10 @@ class _ValeFile(BaseModel):
     vales: list[_ValeRecord]
 
 
+ADVANCEMENT_FILE = TypeAdapter(_AdvancementFile)
+VALE_FILE = TypeAdapter(_ValeFile)
+
+
 def _unique(label: str, ids: list[str]) -> None:
     seen: set[str] = set()
     for index, card_id in enumerate(ids):
@@ -134,7 +138,7 @@ def advancements() -> dict[str, Advancement]:
     """Every advancement type, read and checked on first use (a bad drop-in names itself)."""
     name = "advancements.json"
     label = data.source("mystic_vale", name)
-    records = data.check(label, _load(name), TypeAdapter(_AdvancementFile)).advancements
+    records = data.check(label, _load(name), ADVANCEMENT_FILE).advancements
     _unique(label, [a.id for a in records])
     found = {
         CURSED_LAND: Advancement(
@@ -176,7 +180,7 @@ def vales() -> dict[str, Vale]:
     """Every vale card, read and checked on first use."""
     name = "vales.json"
     label = data.source("mystic_vale", name)
-    records = data.check(label, _load(name), TypeAdapter(_ValeFile)).vales
+    records = data.check(label, _load(name), VALE_FILE).vales
     _unique(label, [v.id for v in records])
     return {
         v.id: Vale(

@@ -6,13 +6,13 @@ boards are stand-ins; any board file in this format can replace them
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from meadow.core.data import DataFileError, parse_json
 from meadow.core.errors import MeadowError
 
 BROOK = "."
@@ -102,11 +102,13 @@ def load(path: Path | str) -> Board:
     """
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except OSError as exc:
         raise BoardError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"{path} is not JSON: {exc}") from None
+    try:
+        data = parse_json(str(path), raw)
+    except DataFileError as exc:
+        raise BoardError(str(exc)) from None
     return from_data(data, str(path))
 
 
