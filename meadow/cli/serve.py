@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from meadow.cli import app
+from meadow.cli.common import check_writable_folder
 from meadow.core.errors import MeadowError
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ def serve(
 
     overrides = {"host": host, "port": port, "data_dir": data_dir}
     config = settings(**{k: v for k, v in overrides.items() if v is not None})
+    check_database(config, "--data-dir" if data_dir is not None else "MEADOW_DATA_DIR")
     web = create_app(config)
     server = MeadowServer(
         uvicorn.Config(
@@ -78,10 +80,44 @@ def settings(**overrides: Any) -> Settings:
     try:
         return Settings(**overrides)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"MEADOW_{'_'.join(str(p) for p in e['loc']).upper()}: {e['msg']}" for e in exc.errors()
-        )
-        raise MeadowError(problems) from None
+        problems = []
+        for e in exc.errors(include_url=False):
+            name = "_".join(str(p) for p in e["loc"])
+            setting = (
+                f"--{name.replace('_', '-')}" if name in overrides else f"MEADOW_{name.upper()}"
+            )
+            reason = str(e["ctx"]["error"]) if e["type"] == "value_error" else e["msg"]
+            problems.append(f"{setting}: {reason}")
+        raise MeadowError("; ".join(problems)) from None
+
+
+def check_database(config: Settings, data_dir_setting: str = "MEADOW_DATA_DIR") -> None:
+    """Open the database once before the server starts, so that a data directory that cannot
+    be written or a database that does not answer is one line naming the setting, not the
+    server's start-up failing with a traceback."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import SQLAlchemyError
+
+    if config.database_url:
+        setting = f"MEADOW_DATABASE_URL ({where(config)})"
+        postgres = config.database_url.startswith("postgresql")
+        # A host that drops packets would keep the person waiting for minutes.
+        connect_args = {"connect_timeout": 10} if postgres else {}
+        url = config.database_url
+    else:
+        setting = f"{data_dir_setting} {config.data_dir}"
+        check_writable_folder(config.data_dir, data_dir_setting)
+        connect_args = {}
+        url = config.database()
+    engine = create_engine(url, connect_args=connect_args)
+    try:
+        with engine.connect():
+            pass
+    except SQLAlchemyError as exc:
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        raise MeadowError(f"{setting}: cannot open the database: {reason}") from None
+    finally:
+        engine.dispose()
 
 
 def where(config: Settings) -> str:

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -18,7 +18,7 @@ class Settings(BaseSettings):
         None, description="SQLAlchemy URL; default: SQLite in the data directory."
     )
     host: str = "127.0.0.1"
-    port: int = 8000
+    port: int = Field(8000, ge=1, le=65535)
     secure_cookies: bool = Field(False, description="Send cookies over HTTPS only.")
     session_days: int = 30
     guests: bool = Field(True, description="Allow play without an account.")
@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     )
     max_body_bytes: int = 64 * 1024
     smtp_host: str | None = Field(None, description="SMTP server for notices; none: no e-mail.")
-    smtp_port: int = 25
+    smtp_port: int = Field(25, ge=1, le=65535)
     smtp_user: str | None = Field(None, description="If set: STARTTLS, then log in.")
     smtp_password: str | None = None
     smtp_from: str = "meadow@localhost"
@@ -150,6 +150,28 @@ class Settings(BaseSettings):
         description="After SIGTERM: how long the process may take to finish what it was "
         "doing, hand its tables over and close its sockets before it exits regardless.",
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _readable_url(cls, url: str | None) -> str | None:
+        """A URL SQLAlchemy can read, with a driver that is installed: refused at start, in one
+        line, not when the first request opens the database."""
+        if url is None:
+            return None
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+        try:
+            make_url(url).get_dialect().import_dbapi()
+        except ArgumentError:
+            raise ValueError(
+                "not a database URL (e.g. postgresql+psycopg2://user@host/name)"
+            ) from None
+        except NoSuchModuleError as exc:
+            raise ValueError(f"no such database driver ({exc})") from None
+        except ImportError as exc:
+            raise ValueError(f"the database driver is not installed ({exc})") from None
+        return url
 
     def database(self) -> str:
         if self.database_url:

@@ -256,7 +256,10 @@ def test_import_cards_reads_windows_1252_with_a_note(capsys, monkeypatch, tmp_pa
 
 
 def test_import_cards_refuses_a_card_twice(capsys, monkeypatch, tmp_path):
-    raw = b"kind,id,cost\nadvancement,aurora,8\nadvancement,druide_des_friedens,\nadvancement,aurora,9\n"
+    raw = (
+        b"kind,id,cost\nadvancement,aurora,8\n"
+        b"advancement,druide_des_friedens,\nadvancement,aurora,9\n"
+    )
     line = one_line_error(*_import(capsys, monkeypatch, tmp_path, raw))
     assert "row 4: advancement 'aurora' is listed twice (first in row 2)" in line
     assert not (tmp_path / "data").exists()
@@ -266,3 +269,44 @@ def test_import_cards_refuses_cells_beyond_the_header(capsys, monkeypatch, tmp_p
     raw = b"kind,id,cost\nadvancement,aurora,8,12\n"
     line = one_line_error(*_import(capsys, monkeypatch, tmp_path, raw))
     assert "row 2: more cells than the header has columns ('12' has none)" in line
+
+
+# 4, 5. `meadow serve`'s configuration: one line naming the setting, before anything starts.
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        ([], {"MEADOW_DATABASE_URL": "nonsense"}, "MEADOW_DATABASE_URL: not a database URL"),
+        (
+            [],
+            {"MEADOW_DATABASE_URL": "mysql://meadow@db/meadow"},
+            "MEADOW_DATABASE_URL: the database driver is not installed",
+        ),
+        (
+            [],
+            {"MEADOW_DATABASE_URL": "postgresql+psycopg2://meadow:secret@127.0.0.1:1/meadow"},
+            "MEADOW_DATABASE_URL (postgresql+psycopg2://meadow:***@127.0.0.1:1/meadow): "
+            "cannot open the database: connection to server at",
+        ),
+        (["--data-dir", "a-file/data"], {}, "--data-dir a-file/data: a-file is a file"),
+        ([], {"MEADOW_DATA_DIR": "a-file/data"}, "MEADOW_DATA_DIR a-file/data: a-file is a file"),
+        (["--port", "99999"], {}, "--port: Input should be less than or equal to 65535"),
+        ([], {"MEADOW_PORT": "0"}, "MEADOW_PORT: Input should be greater than or equal to 1"),
+        ([], {"MEADOW_SMTP_PORT": "70000"}, "MEADOW_SMTP_PORT: Input should be less than"),
+    ],
+)
+def test_serve_configuration_errors_are_one_line(tmp_path: Path, args, env, message):
+    (tmp_path / "a-file").write_text("x")
+    done = subprocess.run(
+        [*MEADOW, "serve", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        cwd=tmp_path,
+        timeout=60,
+    )
+    line = one_line_error(done.returncode, done.stdout, done.stderr)
+    assert message in line
+    assert "secret" not in done.stdout + done.stderr
+    assert not (tmp_path / "meadow-data").exists()
