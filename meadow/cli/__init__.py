@@ -43,8 +43,8 @@ def _register() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; `argv` defaults to `sys.argv[1:]` (tests pass their own)."""
-    _register()
     try:
+        _register()  # imports the games: a broken data file read at import is still one line
         app(args=argv, prog_name="meadow")
     except MeadowError as exc:
         errors.print(Text("error: ", style="red") + Text(str(exc)))

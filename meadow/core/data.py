@@ -1,8 +1,10 @@
 """Game data files, with drop-in replacements.
 
-Every game loads its components from `meadow/games/<game>/data/`. A host replaces any of them
-without a code change by putting a file of the same name in `$MEADOW_DATA/<game id>/`: that is
-how printed values replace stand-ins (Renature's boards, Mystic Vale's cards).
+Every game loads its components from `meadow/games/<game>/data/`. For Renature, Mystic Vale and
+Harmonies a host replaces any of them without a code change by putting a file of the same name
+in `$MEADOW_DATA/<game id>/`: that is how printed values replace stand-ins (Renature's boards,
+Mystic Vale's cards). Topiary's are all printed values, built into tables at import for speed,
+and are not replaceable.
 
 Files are read when a game first needs them, never when a module is imported, so a broken
 drop-in stops only what uses it; what is wrong with it is one `DataFileError` line naming the
@@ -11,8 +13,10 @@ file, the line or field, and the reason.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -24,6 +28,7 @@ from meadow.core.errors import MeadowError
 ENV = "MEADOW_DATA"
 EXCERPT = 60  # characters of a bad value quoted in an error
 T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class DataFileError(MeadowError):
@@ -109,3 +114,33 @@ def source(game_id: str, name: str) -> str:
     """Where `name` comes from, for error lines: the drop-in's path or the packaged name."""
     path = override(game_id, name)
     return str(path) if path is not None else f"{game_id}/data/{name} (packaged)"
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}" if exc.args else "a field is missing"
+    if isinstance(exc, ValueError):
+        return excerpt(str(exc)).strip("'\"")
+    return f"a field has the wrong kind of value ({excerpt(str(exc)).strip(chr(39) + chr(34))})"
+
+
+def read_from(game_id: str, *names: str) -> Callable[[F], F]:
+    """For a function that builds a game's components from its data files `names`: a file
+    that does not hold what it reads (a field missing, a list where a number belongs, a count
+    its own check refuses) becomes one DataFileError line naming the file, not a traceback.
+    The packaged files always build, so what is caught here can only come from a drop-in."""
+
+    def wrap(build: F) -> F:
+        @functools.wraps(build)
+        def built(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return build(*args, **kwargs)
+            except MeadowError:
+                raise
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+                files = " or ".join(source(game_id, name) for name in names)
+                raise DataFileError(f"{files}: {_reason(exc)}") from None
+
+        return built  # type: ignore[return-value]
+
+    return wrap

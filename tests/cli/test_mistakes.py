@@ -310,3 +310,58 @@ def test_serve_configuration_errors_are_one_line(tmp_path: Path, args, env, mess
     assert message in line
     assert "secret" not in done.stdout + done.stderr
     assert not (tmp_path / "meadow-data").exists()
+
+
+# 6. Drop-in data files: Renature, Mystic Vale and Harmonies read $MEADOW_DATA/<game>/, with
+# the same one-line checks; a broken one stops only its game.
+
+
+def _drop_in(tmp_path: Path, game: str, name: str, text: str) -> Path:
+    folder = tmp_path / "data"
+    (folder / game).mkdir(parents=True, exist_ok=True)
+    (folder / game / name).write_text(text, "utf-8")
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("game", "name", "text", "message"),
+    [
+        ("renature", "animals.json", '{"animals": []}', "animals.json: missing field 'species'"),
+        ("renature", "plants.json", '{"pieces": 3}', "plants.json: a field has the wrong kind"),
+        ("renature", "area_tokens.json", "{", "area_tokens.json: not valid JSON at line 1"),
+        (
+            "harmonies",
+            "animal_cards.json",
+            '{"cards": [{"id": 1}]}',
+            "animal_cards.json or ",
+        ),
+        ("harmonies", "boards.json", '{"A": {}}', "boards.json: missing field 'cells'"),
+        ("harmonies", "spirit_cards.json", "[1, 2", "spirit_cards.json: not valid JSON"),
+    ],
+)
+def test_a_broken_drop_in_stops_only_its_game(tmp_path: Path, game, name, text, message):
+    env = {"MEADOW_DATA": str(_drop_in(tmp_path, game, name, text))}
+    for args in (["games"], ["simulate", "topiary", "-n", "1"]):
+        code, _, err = run_process(args, env)
+        assert code == 0, (args, err)
+    line = one_line_error(*run_process(["simulate", game, "-n", "1"], env))
+    assert str(tmp_path / "data" / game) in line
+    assert message in line
+
+
+def test_harmonies_honours_a_drop_in(tmp_path: Path):
+    doc = json.loads((ROOT / "meadow/games/harmonies/data/animal_cards.json").read_text("utf-8"))
+    doc["cards"][0]["name"] = "Drop-in Owl"
+    folder = _drop_in(tmp_path, "harmonies", "animal_cards.json", json.dumps(doc))
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from meadow.games.harmonies import components as c; print(c.cards()[1].name)",
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEADOW_DATA": str(folder)},
+        timeout=60,
+    )
+    assert done.stdout.strip() == "Drop-in Owl", done.stderr

@@ -7,13 +7,13 @@ and a row number from 1: `c2` is column 2, row 1. Card patterns use axial (q, r)
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from meadow.core import data
 
 COLOURS = ("blue", "gray", "brown", "green", "yellow", "red")
 POUCH = {"blue": 23, "gray": 23, "brown": 21, "green": 19, "yellow": 19, "red": 15}
@@ -142,9 +142,7 @@ class Card:
 
 
 def _load(name: str) -> Any:
-    return json.loads(
-        resources.files(__package__).joinpath("data").joinpath(name).read_text("utf-8")
-    )
+    return data.load_json(__package__, "harmonies", name)
 
 
 def slug(name: str) -> str:
@@ -152,6 +150,7 @@ def slug(name: str) -> str:
 
 
 @cache
+@data.read_from("harmonies", "boards.json")
 def board(side: str) -> BoardSide:
     data = _load("boards.json")[side]
     cells = tuple((c["col"], c["row"]) for c in data["cells"])
@@ -190,6 +189,7 @@ def _card(data: dict[str, Any], spirit: bool) -> Card:
 
 
 @cache
+@data.read_from("harmonies", "animal_cards.json", "spirit_cards.json")
 def cards() -> dict[int, Card]:
     """All 42 cards by id: animals 1-32, spirits 33-42."""
     loaded = [_card(c, False) for c in _load("animal_cards.json")["cards"]]

@@ -36,8 +36,6 @@ CENTRAL_SPACES = {True: 3, False: 5}  # solo -> 3 spaces
 DISPLAY_SIZE = {True: 3, False: 5}
 END_EMPTY_SPACES = 2
 
-_CARDS = c.cards()
-_CUBE_LANDSCAPE = {cid: card.cube_landscape for cid, card in _CARDS.items()}
 _place_token = cache(PlaceToken)  # actions are immutable values: build each one once
 _place_cube = cache(PlaceCube)
 _NEXT_STACK: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
@@ -82,7 +80,7 @@ class Player:
         return sum(1 for s in self.stacks if not s)
 
     def animal_cubes(self) -> int:
-        return sum(placed for cid, placed in self.held + self.done if not _CARDS[cid].spirit)
+        return sum(placed for cid, placed in self.held + self.done if not c.cards()[cid].spirit)
 
     def placed(self, card_id: int) -> int:
         for cid, placed in self.held + self.done:
@@ -176,7 +174,7 @@ class HarmoniesState(State):
         assert self.seat is not None
         player = self.seats[self.seat]
         if self.phase == SPIRIT:
-            return [ChooseSpirit(_CARDS[cid].slug) for cid in sorted(player.offer)]
+            return [ChooseSpirit(c.cards()[cid].slug) for cid in sorted(player.offer)]
         actions: list[Action] = []
         if self.taken_space < 0:
             actions += [TakeTokens(i + 1) for i, space in enumerate(self.central) if space]
@@ -187,13 +185,15 @@ class HarmoniesState(State):
                     _place_token(colour, names[i]) for i in self._token_spaces(player, colour)
                 ]
         if self._may_take_card(player):
-            actions += [TakeCard(_CARDS[cid].slug) for cid in self.display if self._affordable(cid)]
+            actions += [
+                TakeCard(c.cards()[cid].slug) for cid in self.display if self._affordable(cid)
+            ]
         for cid, spaces in self.cube_spaces(self.seat).items():
-            actions += [_place_cube(_CARDS[cid].slug, names[i]) for i in spaces]
+            actions += [_place_cube(c.cards()[cid].slug, names[i]) for i in spaces]
         if self.taken_space >= 0 and not self.hand:
             actions.append(EndTurn())
             if self.solo and not self.card_taken and self.deck:
-                actions += [SwapCard(_CARDS[cid].slug) for cid in self.display]
+                actions += [SwapCard(c.cards()[cid].slug) for cid in self.display]
         return actions
 
     def _token_spaces(self, player: Player, colour: str) -> list[int]:
@@ -208,7 +208,7 @@ class HarmoniesState(State):
 
     def _affordable(self, card_id: int) -> bool:
         # Open point: with too few cubes left in the reserve a card cannot be taken.
-        return _CARDS[card_id].cubes <= self.cube_reserve
+        return c.cards()[card_id].cubes <= self.cube_reserve
 
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
@@ -224,7 +224,7 @@ class HarmoniesState(State):
 
     def _habitat_spaces(self, card_id: int, lands: list[str | None], cubes: list[int]) -> list[int]:
         habitats = _habitats_around(self.board.side, card_id)
-        want = _CUBE_LANDSCAPE[card_id]
+        want = c.cards()[card_id].cube_landscape
         spaces = []
         for i in [i for i, land in enumerate(lands) if land == want]:
             if cubes[i]:
@@ -274,9 +274,9 @@ class HarmoniesState(State):
     def _apply_take_card(self, seat: int, player: Player, card_id: int) -> list[Event]:
         self.display.remove(card_id)
         player.held.append([card_id, 0])
-        self.cube_reserve -= _CARDS[card_id].cubes
+        self.cube_reserve -= c.cards()[card_id].cubes
         self.card_taken = True
-        return [Event("take_card", seat, {"card": _CARDS[card_id].slug})]
+        return [Event("take_card", seat, {"card": c.cards()[card_id].slug})]
 
     def _apply_place_cube(self, seat: int, player: Player, action: PlaceCube) -> list[Event]:
         card_id = c.card_by_slug()[action.card]
@@ -285,7 +285,7 @@ class HarmoniesState(State):
         entry[1] += 1
         player.cubes[i] = card_id
         public: dict[str, JSON] = {"card": action.card, "cell": action.cell}
-        if entry[1] == _CARDS[card_id].cubes:
+        if entry[1] == c.cards()[card_id].cubes:
             player.held.remove(entry)
             player.done.append(entry)
             public["completed"] = True
@@ -296,12 +296,12 @@ class HarmoniesState(State):
         player.held.append([spirit, 0])
         self.phase = TURN
         returned = next(cid for cid in player.offer if cid != spirit)
-        private = {seat: {"returned": _CARDS[returned].slug}}
-        return [Event("choose_spirit", seat, {"spirit": _CARDS[spirit].slug}, private, True)]
+        private = {seat: {"returned": c.cards()[returned].slug}}
+        return [Event("choose_spirit", seat, {"spirit": c.cards()[spirit].slug}, private, True)]
 
     def _apply_swap(self, seat: int, card_id: int) -> list[Event]:
         self.display.remove(card_id)
-        events = [Event("swap_card", seat, {"card": _CARDS[card_id].slug})]
+        events = [Event("swap_card", seat, {"card": c.cards()[card_id].slug})]
         return events + self._end_turn(seat)
 
     # -- end of turn ------------------------------------------------------------------
@@ -364,7 +364,7 @@ class HarmoniesState(State):
         while len(self.display) < DISPLAY_SIZE[self.solo] and self.deck:
             card_id = self.deck.pop(self.rng.below(len(self.deck)))
             self.display.append(card_id)
-            events.append(Event("reveal_card", None, {"card": _CARDS[card_id].slug}, {}, True))
+            events.append(Event("reveal_card", None, {"card": c.cards()[card_id].slug}, {}, True))
         return events
 
     # -- why not ----------------------------------------------------------------------
@@ -454,8 +454,8 @@ class HarmoniesState(State):
     def points(self, seat: int) -> dict[str, int]:
         """The seat's points if the game ended now (all of it is public)."""
         player = self.seats[seat]
-        animals = [(_CARDS[cid], n) for cid, n in player.held + player.done if cid < 33]
-        spirit = (_CARDS[player.spirit], player.placed(player.spirit)) if player.spirit else None
+        animals = [(c.cards()[cid], n) for cid, n in player.held + player.done if cid < 33]
+        spirit = (c.cards()[player.spirit], player.placed(player.spirit)) if player.spirit else None
         return breakdown(self.stacks_of(seat), self.board.side, animals, spirit)
 
     def _result(self) -> Result:
@@ -466,7 +466,7 @@ class HarmoniesState(State):
         keys = [(scores[s], self.seats[s].animal_cubes()) for s in range(self.players)]
         extra: dict[str, JSON] = {}
         if self.solo:
-            spirit = _CARDS[self.seats[0].spirit] if self.seats[0].spirit else None
+            spirit = c.cards()[self.seats[0].spirit] if self.seats[0].spirit else None
             extra["suns"] = solo_suns(scores[0], self.board.side, spirit)
         return Result(scores, breakdowns, rank(keys), ("animal cubes placed",), extra)
 
@@ -583,7 +583,7 @@ def _habitats_around(side: str, card_id: int) -> tuple[tuple[Habitat, ...], ...]
     per_space = []
     for q, r in board.axial:
         habitats = []
-        for rotation in _CARDS[card_id].rotations():
+        for rotation in c.cards()[card_id].rotations():
             spaces = [index.get((q + dq, r + dr)) for dq, dr, _ in rotation]
             if None not in spaces:
                 habitats.append(

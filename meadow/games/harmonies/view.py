@@ -20,11 +20,9 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound="HarmoniesState")
 
-_CARDS = c.cards()
-
 
 def _slug(card_id: int) -> str:
-    return _CARDS[card_id].slug
+    return c.cards()[card_id].slug
 
 
 def _knows_offer(state: HarmoniesState, seat: int | None, owner: int) -> bool:
@@ -59,7 +57,7 @@ def _board_view(state: HarmoniesState, seat: int | None, owner: int) -> dict[str
 
 
 def _card_info(card_id: int) -> dict[str, JSON]:
-    card = _CARDS[card_id]
+    card = c.cards()[card_id]
     return {
         "spirit": card.spirit,
         "cubes": card.cubes,

@@ -74,6 +74,7 @@ class PlayerBoard:
 
 
 @cache
+@data.read_from("renature", "animals.json")
 def animals() -> tuple[Animal, ...]:
     data = _load("animals.json")
     found = tuple(
@@ -106,6 +107,7 @@ def domino_index() -> dict[str, int]:
 
 
 @cache
+@data.read_from("renature", "area_tokens.json")
 def area_tokens() -> tuple[AreaToken, ...]:
     data = _load("area_tokens.json")["tokens"]
     found = tuple(
@@ -122,6 +124,7 @@ def token_index() -> dict[str, int]:
 
 
 @cache
+@data.read_from("renature", "plants.json")
 def plant_data() -> dict[str, Any]:
     data = _load("plants.json")
     for kind in ("per_player_colour", "neutral"):
@@ -133,6 +136,7 @@ def plant_data() -> dict[str, Any]:
     return data
 
 
+@data.read_from("renature", "plants.json")
 def player_board(players: int) -> PlayerBoard:
     """The plant spaces a player fills at set-up (4 players leave the excluded ones empty)."""
     boards = plant_data()["boards"]

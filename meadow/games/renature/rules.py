@@ -44,10 +44,12 @@ DOMINO, MUSHROOM, PLANT, END, OVER = "domino", "mushroom", "plant", "end", "over
 BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplanted", "token_backs")
 VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
 
-_ANIMALS = c.animals()
-_DOMINOES = c.dominoes()
-_TOKENS = c.area_tokens()
-_ANY_ANIMAL = frozenset(animal.index for animal in _ANIMALS)
+
+@cache
+def _any_animal() -> frozenset[int]:
+    return frozenset(animal.index for animal in c.animals())
+
+
 _place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
 _place_plant = cache(PlacePlant)
 
@@ -61,7 +63,7 @@ def _fitting(beside: frozenset[int], joker: int) -> frozenset[int]:
     the joker matching all. None beside (or only jokers): any; two different: the joker."""
     others = beside - {joker}
     if not others:
-        return _ANY_ANIMAL
+        return _any_animal()
     return frozenset((*others, joker) if len(others) == 1 else (joker,))
 
 
@@ -226,7 +228,9 @@ class RenatureState(State):
         token = self.tokens_on.get(area)
         if token is None:
             return {}
-        return area_points(self.totals(area), _TOKENS[token].main, _TOKENS[token].minor)
+        return area_points(
+            self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
+        )
 
     def _free_brook(self, cell: int) -> bool:
         return self.area_id[cell] is None and self.domino_at[cell] < 0
@@ -267,7 +271,7 @@ class RenatureState(State):
         actions: list[Action] = []
         if self.phase == DOMINO:
             actions += self._domino_placements(seat)
-            actions += [DiscardDomino(_DOMINOES[d].id) for d in sorted(seat.hand)]
+            actions += [DiscardDomino(c.dominoes()[d].id) for d in sorted(seat.hand)]
         elif self.phase == PLANT:
             actions += self._plantings(seat)
             actions.append(SkipPlant())
@@ -323,12 +327,12 @@ class RenatureState(State):
         pairs = {(x, y) if x < y else (y, x) for x, (_, free) in frontier.items() for y in free}
         names = self.board.names
         candidates = [
-            (names[x], names[y], fitting.get(x, _ANY_ANIMAL), fitting.get(y, _ANY_ANIMAL))
+            (names[x], names[y], fitting.get(x, _any_animal()), fitting.get(y, _any_animal()))
             for x, y in sorted(pairs)
         ]
         actions: list[Action] = []
         for d in sorted(seat.hand):
-            domino = _DOMINOES[d]
+            domino = c.dominoes()[d]
             a, b = domino.animals
             turned = not domino.double  # a double reads the same either way round
             for x, y, fit_x, fit_y in candidates:
@@ -374,7 +378,7 @@ class RenatureState(State):
     def _cloud_actions(self, seat: Seat) -> list[Action]:
         actions: list[Action] = []
         if seat.clouds >= c.JOKER_COST:
-            actions += [ChangeJoker(a.name) for a in _ANIMALS if a.index != self.joker]
+            actions += [ChangeJoker(a.name) for a in c.animals() if a.index != self.joker]
         actions += [ReturnPlant(self.board.name_of(x)) for x in self._returnable(seat)]
         return actions
 
@@ -443,7 +447,7 @@ class RenatureState(State):
         d = c.domino_index()[action.domino]
         first, second = self._cell(action.first), self._cell(action.second)
         seat.hand.remove(d)
-        animals = _DOMINOES[d].animals
+        animals = c.dominoes()[d].animals
         clouds = 0
         for cell, animal in ((first, animals[0]), (second, animals[1])):
             self.animal_at[cell] = animal
@@ -454,7 +458,7 @@ class RenatureState(State):
         public: dict[str, JSON] = {
             "domino": action.domino,
             "cells": [action.first, action.second],
-            "animals": [_ANIMALS[a].name for a in animals],
+            "animals": [c.animals()[a].name for a in animals],
         }
         if clouds:
             public["clouds"] = clouds
@@ -531,7 +535,7 @@ class RenatureState(State):
         if seat.reserve:
             d = seat.reserve.pop(self.rng.below(len(seat.reserve)))
             seat.hand.append(d)
-            private = {seat_no: {"domino": _DOMINOES[d].id}}
+            private = {seat_no: {"domino": c.dominoes()[d].id}}
             events.append(Event("draw", seat_no, {}, private, reveals=True))
         self.phase = END
         self.last_domino = None
@@ -570,7 +574,9 @@ class RenatureState(State):
 
     def _score_area(self, area: str, taker: int | None, category: str) -> Event:
         token = self.tokens_on.pop(area)
-        points = area_points(self.totals(area), _TOKENS[token].main, _TOKENS[token].minor)
+        points = area_points(
+            self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
+        )
         for seat_no, p in points.items():
             self.seats[seat_no].points[category] += p
         private: dict[int, dict[str, JSON]] = {}
@@ -579,11 +585,11 @@ class RenatureState(State):
         else:
             self.seats[taker].collected.append(token)
             self.scored.append(area)
-            private[taker] = {"back": _TOKENS[token].back}
+            private[taker] = {"back": c.area_tokens()[token].back}
         public: dict[str, JSON] = {
             "area": area,
-            "main": _TOKENS[token].main,
-            "minor": _TOKENS[token].minor,
+            "main": c.area_tokens()[token].main,
+            "minor": c.area_tokens()[token].minor,
             "points": {str(s): p for s, p in points.items()},
             "taker": taker,
         }
@@ -613,7 +619,7 @@ class RenatureState(State):
                 c.PLANT_VALUE[key.split()[-1]] * n for key, n in seat.supply.items()
             )
             if not self.valley:
-                seat.points["token_backs"] = sum(_TOKENS[t].back for t in seat.collected)
+                seat.points["token_backs"] = sum(c.area_tokens()[t].back for t in seat.collected)
         self.seat = None
         self.phase = OVER
         events.append(Event("game_over", None, {"result": self._result().to_json()}, reveals=True))
@@ -704,28 +710,28 @@ class RenatureState(State):
             "rng": self.rng.to_json(),
             "ply": self.ply,
             "dominoes": {
-                name(x): [_DOMINOES[d].id, _ANIMALS[self.animal_at[x]].name]
+                name(x): [c.dominoes()[d].id, c.animals()[self.animal_at[x]].name]
                 for x, d in enumerate(self.domino_at)
                 if d >= 0
             },
             "plants": {name(x): [p[0], p[1]] for x, p in enumerate(self.plant_at) if p is not None},
             "area_id": list(self.area_id),
             "board_clouds": {name(x): n for x, n in sorted(self.board_clouds.items())},
-            "joker": _ANIMALS[self.joker].name,
-            "tokens_on": {a: _TOKENS[t].id for a, t in self.tokens_on.items()},
+            "joker": c.animals()[self.joker].name,
+            "tokens_on": {a: c.area_tokens()[t].id for a, t in self.tokens_on.items()},
             "scored": self.scored[:],
-            "box_tokens": [_TOKENS[t].id for t in self.box_tokens],
-            "box_dominoes": [_DOMINOES[d].id for d in self.box_dominoes],
+            "box_tokens": [c.area_tokens()[t].id for t in self.box_tokens],
+            "box_dominoes": [c.dominoes()[d].id for d in self.box_dominoes],
             "mushrooms_left": self.mushrooms_left,
             "seats": [
                 {
-                    "hand": [_DOMINOES[d].id for d in s.hand],
-                    "reserve": [_DOMINOES[d].id for d in s.reserve],
-                    "discarded": [_DOMINOES[d].id for d in s.discarded],
+                    "hand": [c.dominoes()[d].id for d in s.hand],
+                    "reserve": [c.dominoes()[d].id for d in s.reserve],
+                    "discarded": [c.dominoes()[d].id for d in s.discarded],
                     "supply": dict(s.supply),
                     "capacity": dict(s.capacity),
                     "clouds": s.clouds,
-                    "collected": [_TOKENS[t].id for t in s.collected],
+                    "collected": [c.area_tokens()[t].id for t in s.collected],
                     "points": dict(s.points),
                 }
                 for s in self.seats
@@ -799,7 +805,7 @@ def setup(
     rng = Rng(seed)
     board = board or c.board(options.board)
     valley = options.board != "base"
-    dominoes = list(range(len(_DOMINOES)))
+    dominoes = list(range(len(c.dominoes())))
     rng.shuffle(dominoes)
     per_player = c.DOMINOES_PER_PLAYER[players]
     player_board = c.player_board(players)
@@ -818,10 +824,10 @@ def setup(
     tokens_on: dict[str, int] = {}
     box_tokens: list[int] = []
     if not valley:
-        pool = list(range(len(_TOKENS)))
+        pool = list(range(len(c.area_tokens())))
         rng.shuffle(pool)
         for area, cells in board.areas().items():
-            token = next(t for t in pool if _TOKENS[t].main == len(cells))
+            token = next(t for t in pool if c.area_tokens()[t].main == len(cells))
             pool.remove(token)
             tokens_on[area] = token
         box_tokens = sorted(pool)

@@ -20,9 +20,6 @@ if TYPE_CHECKING:
     from meadow.games.renature.rules import RenatureState
 
 S = TypeVar("S", bound="RenatureState")
-_ANIMALS = c.animals()
-_DOMINOES = c.dominoes()
-_TOKENS = c.area_tokens()
 COLOURS = ("orange", "blue", "black", "white")
 
 
@@ -31,7 +28,10 @@ def colour_name(colour: int) -> str:
 
 
 def _domino(d: int) -> dict[str, JSON]:
-    return {"domino": _DOMINOES[d].id, "animals": [_ANIMALS[a].name for a in _DOMINOES[d].animals]}
+    return {
+        "domino": c.dominoes()[d].id,
+        "animals": [c.animals()[a].name for a in c.dominoes()[d].animals],
+    }
 
 
 def _area_view(state: RenatureState, area: str, cells: list[int]) -> dict[str, JSON]:
@@ -44,7 +44,7 @@ def _area_view(state: RenatureState, area: str, cells: list[int]) -> dict[str, J
         "cells": [state.board.name_of(x) for x in cells],
         "token": None
         if token is None
-        else {"main": _TOKENS[token].main, "minor": _TOKENS[token].minor},
+        else {"main": c.area_tokens()[token].main, "minor": c.area_tokens()[token].minor},
         "scored": area in state.scored,
         "closed": state.closed(area),
         "totals": {colour_name(k): v for k, v in sorted(totals.items())},
@@ -66,10 +66,13 @@ def _seat_view(state: RenatureState, viewer: int | None, owner: int) -> dict[str
         "hand_size": len(seat.hand),
         "reserve_size": len(seat.reserve),
         "discarded": len(seat.discarded),
-        "tokens": [{"main": _TOKENS[t].main, "minor": _TOKENS[t].minor} for t in seat.collected],
+        "tokens": [
+            {"main": c.area_tokens()[t].main, "minor": c.area_tokens()[t].minor}
+            for t in seat.collected
+        ],
     }
     if viewer == owner or over:
-        data["token_backs"] = [_TOKENS[t].back for t in seat.collected]
+        data["token_backs"] = [c.area_tokens()[t].back for t in seat.collected]
     if viewer == owner:
         data["hand"] = [_domino(d) for d in sorted(seat.hand)]
         data["discarded_dominoes"] = [_domino(d) for d in seat.discarded]
@@ -103,9 +106,9 @@ def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
             ),
         },
         "standins": list(c.standins()),
-        "joker": _ANIMALS[state.joker].name,
+        "joker": c.animals()[state.joker].name,
         "dominoes": {
-            name(x): {"domino": _DOMINOES[d].id, "animal": _ANIMALS[state.animal_at[x]].name}
+            name(x): {"domino": c.dominoes()[d].id, "animal": c.animals()[state.animal_at[x]].name}
             for x, d in enumerate(state.domino_at)
             if d >= 0
         },
@@ -161,12 +164,14 @@ def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
     pool = current + list(world.box_tokens)
     by_front: dict[tuple[int, int], list[int]] = {}
     for t in pool:
-        by_front.setdefault((_TOKENS[t].main, _TOKENS[t].minor), []).append(t)
+        by_front.setdefault((c.area_tokens()[t].main, c.area_tokens()[t].minor), []).append(t)
     for front in sorted(by_front):
         by_front[front].sort()
         rng.shuffle(by_front[front])
     for slot, token in zip(slots, current, strict=True):
-        _put(world, slot, by_front[(_TOKENS[token].main, _TOKENS[token].minor)].pop())
+        _put(
+            world, slot, by_front[(c.area_tokens()[token].main, c.area_tokens()[token].minor)].pop()
+        )
     world.box_tokens = sorted(t for tokens in by_front.values() for t in tokens)
 
 
