@@ -9,6 +9,7 @@ import typer
 
 from meadow import games
 from meadow.cli import app
+from meadow.core.data import parse_json
 from meadow.core.errors import MeadowError
 
 
@@ -20,9 +21,8 @@ def score(
     """Score one board and print the breakdown as JSON (format: docs/harmonies-calculator.md)."""
     game = games.get(game_id)
     try:
-        data = json.loads(board_path.read_text(encoding="utf-8"))
+        raw = board_path.read_bytes()
     except OSError as exc:
         raise MeadowError(f"cannot read {board_path}: {exc.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise MeadowError(f"{board_path} is not JSON: {exc}") from None
+    data = parse_json(str(board_path), raw)
     typer.echo(json.dumps(game.score_board(data), indent=2))

@@ -17,7 +17,9 @@ class NotationError(MeadowError):
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"{text!r}: {reason}")
+        # A pasted page is quoted only in part.
+        shown = repr(text) if len(text) <= 60 else repr(text[:59] + "…")
+        super().__init__(f"{shown}: {reason}")
 
 
 class IllegalAction(MeadowError):

@@ -365,3 +365,34 @@ def test_harmonies_honours_a_drop_in(tmp_path: Path):
         timeout=60,
     )
     assert done.stdout.strip() == "Drop-in Owl", done.stderr
+
+
+# 8. An error quotes a short excerpt of the input, never the whole of it.
+
+
+def test_score_quotes_only_an_excerpt(capsys, monkeypatch, tmp_path: Path):
+    cases = ROOT / "tests/games/harmonies/reference_cases.json"
+    line = one_line_error(*run(capsys, monkeypatch, ["score", "harmonies", str(cases)]))
+    assert "side: Field required" in line
+    assert len(line) < 300
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"side": "A" * 50_000, "cells": []}))
+    line = one_line_error(*run(capsys, monkeypatch, ["score", "harmonies", str(board)]))
+    assert "side: Input should be 'A' or 'B' (got 'AAAA" in line
+    assert len(line) < 300
+
+
+def test_check_board_quotes_only_an_excerpt(capsys, monkeypatch, tmp_path: Path):
+    board = tmp_path / "board.json"
+    board.write_text(json.dumps({"map": ["."], "kind": "x" * 50_000}))
+    line = one_line_error(*run(capsys, monkeypatch, ["renature", "check-board", str(board)]))
+    assert "'kind' must be one of" in line
+    assert len(line) < 300
+
+
+def test_a_pasted_page_is_quoted_in_part(capsys, monkeypatch):
+    answers = "x" * 20_000 + "\nquit\n"
+    code, out, err = run(capsys, monkeypatch, ["play", "topiary", "--seed", "1"], answers)
+    assert code == 0, err
+    refusal = next(line for line in out.splitlines() if "xxxx" in line)
+    assert len(refusal) < 300

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from meadow.core.data import excerpt
 from meadow.core.errors import MeadowError
 from meadow.games.harmonies import components as c
 from meadow.games.harmonies.scoring import CATEGORIES, breakdown
@@ -68,10 +69,16 @@ def score_board(data: Any) -> dict[str, int]:
 
 
 def _describe(exc: ValidationError) -> str:
+    """The first problems, each with a short excerpt of what was there (never the whole input:
+    a wrong file can be megabytes)."""
     problems = []
-    for err in exc.errors():
+    errors = exc.errors(include_url=False)
+    for err in errors[:3]:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
-        problems.append(f"{where or 'board'}: {err['msg']} (got {err.get('input')!r})")
+        got = "" if err["type"] == "missing" else f" (got {excerpt(err.get('input'))})"
+        problems.append(f"{where or 'board'}: {err['msg']}{got}")
+    if len(errors) > 3:
+        problems.append(f"and {len(errors) - 3} more")
     return "; ".join(problems)
 
 

@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from meadow.core.data import DataFileError, parse_json
+from meadow.core.data import DataFileError, excerpt, parse_json
 from meadow.core.errors import MeadowError
 
 BROOK = "."
@@ -126,7 +126,7 @@ def from_data(data: Any, where: str = "board") -> Board:
         )
     kind = data.get("kind")
     if kind not in KINDS:
-        raise BoardError(f"{where}: 'kind' must be one of {', '.join(KINDS)}, not {kind!r}")
+        raise BoardError(f"{where}: 'kind' must be one of {', '.join(KINDS)}, not {excerpt(kind)}")
     area_of: list[str | None] = []
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
@@ -199,7 +199,9 @@ def _cells(board: Board, names: Any, where: str, key: str) -> list[Cell]:
     for name in names:
         cell = board.cell_at(name) if isinstance(name, str) else None
         if cell is None:
-            raise BoardError(f"{where}: '{key}' names {name!r}, which is not a space of the map")
+            raise BoardError(
+                f"{where}: '{key}' names {excerpt(name)}, which is not a space of the map"
+            )
         cells.append(cell)
     return cells
 

@@ -60,7 +60,7 @@ def _board(cells: list, **extra: object) -> dict:
         ({"side": "C", "cells": []}, "side: Input should be 'A' or 'B'"),
         ({"cells": []}, "side: Field required"),
         (_board([{"col": "x", "row": 0, "stack": []}]), "cells[0].col"),
-        ("{not json", "is not JSON"),
+        ("{not json", "not valid JSON at line 1, column 2"),
     ],
 )
 def test_bad_boards_get_a_precise_error(capsys, tmp_path, board, message):
