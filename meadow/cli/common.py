@@ -4,6 +4,9 @@ write, checked before any work starts."""
 from __future__ import annotations
 
 import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from meadow.core.errors import MeadowError
@@ -45,3 +48,38 @@ def check_writable_folder(folder: Path, what: str) -> None:
             pass
     except OSError as exc:
         raise MeadowError(f"{what} {folder}: cannot write in {existing}: {exc.strerror}") from None
+
+
+PROGRESS_SECONDS = 10.0  # between progress lines when the output is not a terminal
+
+
+@contextmanager
+def progress(label: str, total: int, unit: str = "games") -> Iterator[Callable[[], None]]:
+    """Progress of a long job, as a callable to call once per item done: a bar on a terminal;
+    otherwise (a file, a pipe, a CI log) a line on standard error every PROGRESS_SECONDS, so
+    that a job minutes long is not silent."""
+    from rich.progress import Progress
+
+    from meadow.cli import console, errors
+
+    if console.is_terminal:
+        with Progress(console=console, transient=True) as bar:
+            task = bar.add_task(label, total=total)
+            yield lambda: bar.advance(task)
+        return
+    started = last = time.monotonic()
+    done = 0
+
+    def advance() -> None:
+        nonlocal done, last
+        done += 1
+        now = time.monotonic()
+        if now - last >= PROGRESS_SECONDS and done < total:
+            last = now
+            errors.print(
+                f"{label}: {done}/{total} {unit} ({done / total:.0%}), {now - started:.0f} s",
+                markup=False,
+                highlight=False,
+            )
+
+    yield advance

@@ -6,12 +6,11 @@ import time
 from statistics import fmean
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from meadow import games
 from meadow.cli import app, console
-from meadow.cli.common import game_options
+from meadow.cli.common import game_options, progress
 from meadow.core.play import random_playout
 from meadow.core.rng import Rng, new_seed
 
@@ -32,8 +31,7 @@ def simulate(
     wins = [0.0] * players
     plies: list[int] = []
     started = time.perf_counter()
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{game.title}, {players} players", total=n)
+    with progress(f"{game.title}, {players} players", n) as advance:
         for i in range(n):
             state = game.setup(players, options, first + i)
             plies.append(random_playout(state, Rng(first + i).spawn()))
@@ -42,7 +40,7 @@ def simulate(
                 scores[seat].append(score)
             for seat in result.winners:
                 wins[seat] += 1 / len(result.winners)
-            progress.advance(task)
+            advance()
     elapsed = time.perf_counter() - started
 
     table = Table(title=f"{game.title}: {n} random games, {players} players, seeds {first}..")

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from statistics import fmean
+from typing import TypeVar
 
 import typer
-from rich.progress import Progress
 from rich.table import Table
 
 from meadow import games
 from meadow.bots import make_bot, observe
 from meadow.cli import app, console
-from meadow.cli.common import game_options
+from meadow.cli.common import game_options, progress
 from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng, new_seed
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ def tournament(
     players: int = typer.Option(2, "--players", "-p", help="Number of seats."),
     seed: int | None = typer.Option(None, help="First seed; game i uses seed + i."),
     option: list[str] = typer.Option(None, "--option", "-o", help="Game option key=value."),
-    jobs: int = typer.Option(1, help="Games played at once (one process each)."),
+    jobs: int = typer.Option(1, help="Games played at once (one process each), 1 or more."),
 ) -> None:
     """Play bots against each other with seats rotated; print win rates and mean scores."""
     game = games.get(game_id)
@@ -86,6 +89,13 @@ def tournament(
     specs = tuple(s.strip() for s in bots.split(",") if s.strip())
     if not specs:
         raise MeadowError("--bots names no bot")
+    if len(specs) == 1:
+        raise MeadowError(
+            f"--bots {specs[0]}: a tournament needs two bots or more, comma-separated "
+            f"(to play a bot against itself: --bots {specs[0]},{specs[0]})"
+        )
+    if jobs < 1:
+        raise MeadowError(f"--jobs {jobs}: games played at once must be 1 or more")
     for spec in specs:
         make_bot(spec, trust_imports=True)  # refuses unknown bots before any game starts
     first = new_seed() if seed is None else seed
@@ -93,13 +103,12 @@ def tournament(
     seats_played = [0] * len(specs)
     wins = [0.0] * len(specs)
     scores: list[list[int]] = [[] for _ in specs]
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{game.title}: {' vs '.join(specs)}", total=n)
+    with progress(f"{game.title}: {' vs '.join(specs)}", n) as advance:
         if jobs > 1:
             with multiprocessing.Pool(jobs) as pool:
-                outcomes = list(_tracked(pool.imap_unordered(play_match, matches), progress, task))
+                outcomes = list(_tracked(pool.imap_unordered(play_match, matches), advance))
         else:
-            outcomes = list(_tracked(map(play_match, matches), progress, task))
+            outcomes = list(_tracked(map(play_match, matches), advance))
     for who, game_scores, shares in outcomes:
         for seat, bot in enumerate(who):
             seats_played[bot] += 1
@@ -122,7 +131,7 @@ def tournament(
     console.print(table)
 
 
-def _tracked(results, progress: Progress, task: object):  # noqa: ANN001, ANN202
+def _tracked(results: Iterable[T], advance: Callable[[], None]) -> Iterator[T]:
     for result in results:
-        progress.advance(task)  # type: ignore[arg-type]
+        advance()
         yield result

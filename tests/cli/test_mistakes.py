@@ -396,3 +396,44 @@ def test_a_pasted_page_is_quoted_in_part(capsys, monkeypatch):
     assert code == 0, err
     refusal = next(line for line in out.splitlines() if "xxxx" in line)
     assert len(refusal) < 300
+
+
+# 9. Long jobs tell their progress when the output is not a terminal; impossible requests are
+# refused with a reason.
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "topiary", "-n", "5", "--seed", "1"],
+        ["tournament", "topiary", "--bots", "random,random", "-n", "5", "--seed", "1"],
+    ],
+)
+def test_long_jobs_report_progress_into_a_file(capsys, monkeypatch, args):
+    monkeypatch.setattr("meadow.cli.common.PROGRESS_SECONDS", 0.0)
+    code, out, err = run(capsys, monkeypatch, args)
+    assert code == 0, err
+    lines = err.splitlines()
+    assert lines and lines[0].startswith("Topiary")
+    assert "1/5 games (20%)" in lines[0]
+    assert "4/5 games (80%)" in lines[-1]
+    assert "│" in out  # the results are on standard output, the progress is not
+
+
+def test_long_jobs_are_quiet_within_the_interval(capsys, monkeypatch):
+    code, _, err = run(capsys, monkeypatch, ["simulate", "topiary", "-n", "3", "--seed", "1"])
+    assert code == 0
+    assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bots", "random"], "--bots random: a tournament needs two bots or more"),
+        (["--bots", "random,greedy", "--jobs", "0"], "--jobs 0: games played at once must be 1"),
+        (["--bots", " , "], "--bots names no bot"),
+    ],
+)
+def test_tournament_refuses_what_cannot_be_played(capsys, monkeypatch, args, message):
+    line = one_line_error(*run(capsys, monkeypatch, ["tournament", "topiary", "-n", "2", *args]))
+    assert message in line
