@@ -19,10 +19,14 @@ from meadow.core.record import GameRecord
 from meadow.core.result import Result
 from meadow.core.rng import Rng, new_seed
 
-HELP = (
-    "Type the number of an action or the action itself (e.g. 'visit O-N2').\n"
-    "Other commands: 'help', 'board' (draw again), 'save FILE' (save the record), 'quit'."
-)
+
+def _help(example: Action) -> str:
+    """What can be typed, with an action of this game as the example (each game's notation
+    differs)."""
+    return (
+        f"Type the number of an action or the action itself (e.g. '{example}').\n"
+        "Other commands: 'help', 'board' (draw again), 'save FILE' (save the record), 'quit'."
+    )
 
 
 @app.command()
@@ -53,13 +57,16 @@ def play(
         game, players, options.model_dump(), new_seed() if seed is None else seed
     )
     opponents = Rng(new_seed())
-    console.print(
-        f"[bold]{game.title}[/bold], {players} players; you are seat {seat}, "
-        f"against {opponent.name}. {HELP}"
+    help_text = _help(state.legal_actions()[0])
+    who = (
+        "1 player: you play alone"
+        if players == 1
+        else f"{players} players; you are seat {seat}, against {opponent.name}"
     )
+    console.print(f"[bold]{game.title}[/bold], {who}. {help_text}")
     while not state.is_over:
         if state.to_move == seat:
-            action = _ask(game, state, seat, record)
+            action = _ask(game, state, seat, record, help_text)
             if action is None:
                 _finish_early(record, save)
                 return
@@ -74,7 +81,7 @@ def play(
         _save_at_end(record, save, "")
 
 
-def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | None:
+def _ask(game: Game, state: State, seat: int, record: GameRecord, help_text: str) -> Action | None:
     """Prompt until the person gives a legal action; `None` if they quit."""
     actions = state.legal_actions()
     console.print()
@@ -91,7 +98,7 @@ def _ask(game: Game, state: State, seat: int, record: GameRecord) -> Action | No
         if word in ("quit", "exit", "q"):
             return None
         if word in ("help", "?"):
-            console.print(HELP)
+            console.print(help_text, markup=False)
             continue
         if word == "board":
             console.print(game.render_text(state.view(seat)), markup=False)

@@ -437,3 +437,39 @@ def test_long_jobs_are_quiet_within_the_interval(capsys, monkeypatch):
 def test_tournament_refuses_what_cannot_be_played(capsys, monkeypatch, args, message):
     line = one_line_error(*run(capsys, monkeypatch, ["tournament", "topiary", "-n", "2", *args]))
     assert message in line
+
+
+# 10. The banner's example is the game's own notation; a solo game is said to be one; Mystic
+# Vale's text has no Python notation in it.
+
+
+@pytest.mark.parametrize(
+    ("game", "example"),
+    [("topiary", "'visit O-"), ("harmonies", "'take "), ("mystic_vale", "'push'")],
+)
+def test_play_banner_shows_this_games_notation(capsys, monkeypatch, game, example):
+    code, out, _ = run(capsys, monkeypatch, ["play", game, "--seed", "1"], "quit\n")
+    assert code == 0
+    banner = out.splitlines()[0]
+    assert f"(e.g. {example}" in banner
+    if game != "topiary":
+        assert "visit O-N" not in banner
+
+
+def test_play_solo_says_so(capsys, monkeypatch):
+    args = ["play", "harmonies", "--players", "1", "--seed", "1"]
+    code, out, _ = run(capsys, monkeypatch, args, "quit\n")
+    assert code == 0
+    assert out.startswith("Harmonies, 1 player: you play alone.")
+    assert "1 players" not in out and "against" not in out.splitlines()[0]
+
+
+def test_mystic_vale_text_has_no_python_notation(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys, monkeypatch, ["play", "mystic_vale", "--seed", "2"], "1\n" * 3000 + "quit\n"
+    )
+    assert code == 0
+    assert "Final scores" in out or "left unfinished" in out
+    for python in ("{'", "['", "[]", "kept ["):
+        assert python not in out, python
+    assert "(2 wild)" in out or "(2 sky)" in out  # vale costs in words

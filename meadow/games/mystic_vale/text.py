@@ -27,6 +27,15 @@ def _symbols(type_id: str) -> str:
     return "".join(f"{n}{SHORT[k]}" for k, n in adv.symbols.items())
 
 
+def plain(value: object) -> str:
+    """A value in words, never Python's notation: {'forest': 2} -> "2 forest", [] -> "none"."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{n} {k}" for k, n in value.items() if n) or "none"
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value) or "none"
+    return str(value)
+
+
 def card_text(card: Mapping[str, Any]) -> str:
     parts = []
     for pos, type_id in zip(c.POSITIONS, card["slots"], strict=True):
@@ -34,7 +43,7 @@ def card_text(card: Mapping[str, Any]) -> str:
             adv = c.advancements()[type_id]
             band = "|" if card["band"] == pos else ""
             parts.append(f"{pos[0]}:{adv.name}{band}({_symbols(type_id)})")
-    return f"c{card['card']}[" + " ".join(parts) + "]"
+    return f"c{card['card']}[" + (" ".join(parts) or "blank") + "]"
 
 
 def render(view: Mapping[str, Any]) -> str:
@@ -53,7 +62,7 @@ def render(view: Mapping[str, Any]) -> str:
     for level, row in enumerate(view["vale_market"], 1):
         lines.append(
             f"vales L{level} ({view['vale_piles'][level - 1]} left): "
-            + ", ".join(f"{v} {c.vales()[v].cost}" for v in row if v)
+            + ", ".join(f"{v} ({plain(c.vales()[v].cost)})" for v in row if v)
         )
     lines.append(
         f"VP pool: {view['vp_pool']}" + (" - last round!" if view["end_triggered"] else "")
@@ -124,7 +133,12 @@ def event_text(event: Mapping[str, Any]) -> str:
         return f"{who} takes {event['vp']} VP ({event['reason']})"
     if kind in ("reveal_advancement", "reveal_vale"):
         return f"the market gains {event.get('copy') or event.get('vale')}"
+    if kind == "cleanup" and "kept" in event:
+        kept = event["kept"]
+        return f"{who} clears the field" + (
+            f", keeping {', '.join(f'c{n}' for n in kept)}" if kept else ""
+        )
     details = ", ".join(
-        f"{k} {v}" for k, v in event.items() if k not in ("kind", "seat", "reveals")
+        f"{k} {plain(v)}" for k, v in event.items() if k not in ("kind", "seat", "reveals")
     )
     return f"{who} {kind.replace('_', ' ')}: {details}"
