@@ -473,3 +473,29 @@ def test_mystic_vale_text_has_no_python_notation(capsys, monkeypatch):
     for python in ("{'", "['", "[]", "kept ["):
         assert python not in out, python
     assert "(2 wild)" in out or "(2 sky)" in out  # vale costs in words
+
+
+# 11. A test run says at the end how many tests did not run, and why.
+
+
+def test_a_test_run_names_what_it_skipped(tmp_path: Path):
+    (tmp_path / "conftest.py").write_text((ROOT / "tests/conftest.py").read_text("utf-8"))
+    (tmp_path / "test_services.py").write_text(
+        "import pytest\n"
+        "@pytest.mark.parametrize('n', range(3))\n"
+        "def test_db(n):\n    pytest.skip('no PostgreSQL at 127.0.0.1:5432')\n"
+        "def test_redis():\n    pytest.skip('no PostgreSQL or Redis at 127.0.0.1')\n"
+        "def test_runs():\n    pass\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "4 tests did not run" in done.stdout
+    assert "3 skipped: no PostgreSQL at 127.0.0.1:5432" in done.stdout
+    assert "1 skipped: no PostgreSQL or Redis at 127.0.0.1" in done.stdout
+    assert "CI=1" in done.stdout
