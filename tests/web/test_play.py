@@ -73,6 +73,20 @@ def thumb_wide(player: Player) -> None:
     assert smallest_target(player) >= THUMB
 
 
+def own_board_first(player: Player) -> None:
+    """Harmonies on a phone: while the tokens taken are placed, the player's own board comes
+    before the central board."""
+    above = player.page.evaluate(
+        """() => {
+            if (!document.querySelector('.hm-table.hm-placing')) return null;
+            const own = document.querySelector('.hm-boards').getBoundingClientRect().top;
+            const central = document.querySelector('[data-spot^="central:"]');
+            return own < central.getBoundingClientRect().top;
+        }"""
+    )
+    assert above in (None, True)
+
+
 @pytest.fixture(params=list(LAYOUTS))
 def layout(request: pytest.FixtureRequest) -> str:
     return request.param
@@ -105,6 +119,7 @@ def test_a_whole_game_by_clicking(seated: Player, layout: str, game: str, shots:
         actions_in_sight(player)
         if layout == "phone":
             thumb_wide(player)
+            own_board_first(player)
         player.play_decision(rng)
         decisions += 1
         if decisions == 12:
