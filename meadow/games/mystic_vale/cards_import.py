@@ -14,8 +14,10 @@ from __future__ import annotations
 import copy
 import csv
 import io
+from collections.abc import Iterator
 from typing import Any
 
+from meadow.core.data import excerpt
 from meadow.core.errors import MeadowError
 
 COLUMNS = (
@@ -87,9 +89,13 @@ def import_cards(
     """
     adv_doc, vale_doc = copy.deepcopy(advancements), copy.deepcopy(vales)
     text = text.removeprefix("\ufeff")
-    reader = csv.DictReader(io.StringIO(text), dialect=_dialect(text))
-    if reader.fieldnames is not None:
-        reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
+    reader = csv.DictReader(io.StringIO(text, newline=""), dialect=_dialect(text))
+    try:
+        header = reader.fieldnames
+    except csv.Error as exc:
+        raise CardImportError(f"row 1: not readable as CSV: {exc}") from None
+    if header is not None:
+        reader.fieldnames = [name.strip().lower() for name in header]
     missing = [col for col in ("kind", "id") if col not in (reader.fieldnames or [])]
     if missing:
         raise CardImportError(
@@ -97,16 +103,18 @@ def import_cards(
         )
     unknown = sorted(set(reader.fieldnames or []) - set(COLUMNS))
     if unknown:
-        raise CardImportError(f"unknown columns {unknown}; the columns are: {', '.join(COLUMNS)}")
+        raise CardImportError(
+            f"unknown columns {excerpt(unknown)}; the columns are: {', '.join(COLUMNS)}"
+        )
     abilities = _known_abilities(adv_doc, vale_doc)
     report = []
     seen: dict[tuple[str, str], int] = {}
-    for row in reader:
-        number = reader.line_num
+    for number, row in _rows(reader):
         extra = [cell for cell in row.pop(None, []) if cell.strip()]  # type: ignore[call-overload]
         if extra:
             raise CardImportError(
-                f"row {number}: more cells than the header has columns ({extra[0]!r} has none)"
+                f"row {number}: more cells than the header has columns "
+                f"({excerpt(extra[0])} has none)"
             )
         row = {k: (v or "").strip() for k, v in row.items() if k}
         if not any(row.values()):
@@ -115,7 +123,7 @@ def import_cards(
         key = (kind, row.get("id", ""))
         if key in seen:
             raise CardImportError(
-                f"row {number}: {kind} {key[1]!r} is listed twice (first in row {seen[key]})"
+                f"row {number}: {kind} {excerpt(key[1])} is listed twice (first in row {seen[key]})"
             )
         seen[key] = number
         if kind == "advancement":
@@ -124,10 +132,20 @@ def import_cards(
             cards = vale_doc["vales"]
         else:
             raise CardImportError(
-                f"row {number}: kind {kind!r} is neither 'advancement' nor 'vale'"
+                f"row {number}: kind {excerpt(kind)} is neither 'advancement' nor 'vale'"
             )
         report.append(_import_row(number, row, kind, cards, abilities))
     return adv_doc, vale_doc, report
+
+
+def _rows(reader: csv.DictReader[str]) -> Iterator[tuple[int, dict[Any, Any]]]:
+    """Each row with the number of the line it ends on; a line the csv module cannot read (a
+    stray carriage return, a NUL byte) is a CardImportError naming it."""
+    try:
+        for row in reader:
+            yield reader.line_num, row
+    except csv.Error as exc:
+        raise CardImportError(f"row {reader.line_num}: not readable as CSV: {exc}") from None
 
 
 def _known_abilities(adv_doc: dict[str, Any], vale_doc: dict[str, Any]) -> dict[str, str]:
