@@ -84,6 +84,10 @@ def create_app(config: Settings | None = None) -> FastAPI:
         summary="Play Renature, Mystic Vale, Topiary and Harmonies online.",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's /docs and /redoc pages load their scripts from a CDN: blank offline and
+        # outside the site's CSP. The description itself is /openapi.json.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = config
     app.state.drain = Drain(config.drain_seconds)
