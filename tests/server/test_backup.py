@@ -405,8 +405,8 @@ def test_postgresql_mistakes_are_one_line(capsys, monkeypatch, tmp_path):
 @pytest.mark.parametrize(
     ("url", "words"),
     [
-        ("nonsense", "MEADOW_DATABASE_URL is not a database URL"),
-        ("mysql://meadow@db/meadow", "MEADOW_DATABASE_URL is mysql"),
+        ("nonsense", "MEADOW_DATABASE_URL: not a database URL"),
+        ("mysql://meadow@db/meadow", "MEADOW_DATABASE_URL: the database driver is not installed"),
     ],
 )
 def test_a_database_url_meadow_cannot_back_up_is_one_line(
