@@ -43,6 +43,11 @@ def _register() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Run the command line; `argv` defaults to `sys.argv[1:]` (tests pass their own)."""
+    from meadow.core.data import deprecation_note
+
+    note = deprecation_note()
+    if note:
+        errors.print(Text("note: ", style="yellow") + Text(note))
     try:
         _register()  # imports the games: a broken data file read at import is still one line
         app(args=argv, prog_name="meadow")

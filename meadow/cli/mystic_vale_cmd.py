@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import typer
@@ -25,12 +24,12 @@ def import_cards(
     csv_path: Path = typer.Argument(..., metavar="FILE.csv", help="Card values, one per row."),
     out: Path | None = typer.Option(
         None,
-        help="The data directory: files go to OUT/mystic_vale/ (default: $MEADOW_DATA, "
+        help="The data directory: files go to OUT/mystic_vale/ (default: $MEADOW_GAME_DATA, "
         "or ./meadow-data).",
     ),
 ) -> None:
     """Replace stand-in card values with printed ones (columns: docs/mystic-vale-cards.md)."""
-    root = out or Path(os.environ.get(data.ENV) or "meadow-data")
+    root = out or data.folder() or Path("meadow-data")
     target = root / "mystic_vale"
     check_writable_folder(target, "--out" if out else f"{data.ENV} folder")
     try:
@@ -61,6 +60,6 @@ def import_cards(
     for problem in cards_import.count_report(adv_doc, vale_doc):
         console.print(f"[yellow]note:[/yellow] {problem}")
     console.print(
-        f"wrote {target}/advancements.json and vales.json; use them with MEADOW_DATA={root}",
+        f"wrote {target}/advancements.json and vales.json; use them with {data.ENV}={root}",
         markup=False,
     )

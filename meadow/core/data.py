@@ -2,7 +2,7 @@
 
 Every game loads its components from `meadow/games/<game>/data/`. For Renature, Mystic Vale and
 Harmonies a host replaces any of them without a code change by putting a file of the same name
-in `$MEADOW_DATA/<game id>/`: that is how printed values replace stand-ins (Renature's boards,
+in `$MEADOW_GAME_DATA/<game id>/`: that is how printed values replace stand-ins (Renature's boards,
 Mystic Vale's cards). Topiary's are all printed values, built into tables at import for speed,
 and are not replaceable.
 
@@ -25,7 +25,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from meadow.core.errors import MeadowError
 
-ENV = "MEADOW_DATA"
+ENV = "MEADOW_GAME_DATA"
+# The name before issue 25, still read: one letter group away from MEADOW_DATA_DIR (the server's
+# database folder), it was easily set for the other.
+OLD_ENV = "MEADOW_DATA"
 EXCERPT = 60  # characters of a bad value quoted in an error
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -41,9 +44,25 @@ def excerpt(value: object) -> str:
     return text if len(text) <= EXCERPT else text[: EXCERPT - 1] + "…"
 
 
+def folder() -> Path | None:
+    """The folder of drop-in data files, if the host names one."""
+    value = os.environ.get(ENV) or os.environ.get(OLD_ENV)
+    return Path(value) if value else None
+
+
+def deprecation_note() -> str | None:
+    """A line for a host still using the old name."""
+    if os.environ.get(OLD_ENV) and not os.environ.get(ENV):
+        return (
+            f"{OLD_ENV} is now called {ENV} (the old name is close to MEADOW_DATA_DIR, the "
+            "server's database folder); it still works, but set the new one"
+        )
+    return None
+
+
 def override(game_id: str, name: str) -> Path | None:
     """The drop-in file for `name`, if the host provides one."""
-    root = os.environ.get(ENV)
+    root = folder()
     if root:
         path = Path(root) / game_id / name
         if path.is_file():

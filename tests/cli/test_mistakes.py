@@ -83,7 +83,7 @@ def bad_card_folder(tmp_path: Path, text: str | bytes) -> Path:
 
 def test_a_bad_card_file_leaves_other_commands_working(tmp_path: Path):
     folder = bad_card_folder(tmp_path, '{"advancements": [{"id": "x"}]}')
-    env = {"MEADOW_DATA": str(folder)}
+    env = {"MEADOW_GAME_DATA": str(folder)}
     for args in (["--help"], ["games"], ["serve", "--help"], ["simulate", "topiary", "-n", "1"]):
         code, out, err = run_process(args, env)
         assert code == 0, (args, err)
@@ -116,7 +116,7 @@ def _with_card(change: dict) -> str:
 def test_a_bad_card_file_is_named_with_the_field(
     capsys, monkeypatch, tmp_path: Path, fresh_cards, text, message
 ):
-    monkeypatch.setenv("MEADOW_DATA", str(bad_card_folder(tmp_path, text)))
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(bad_card_folder(tmp_path, text)))
     line = one_line_error(*run(capsys, monkeypatch, ["simulate", "mystic_vale", "-n", "1"]))
     assert "advancements.json: " in line
     assert message in line
@@ -126,7 +126,7 @@ def test_a_bad_card_file_is_named_with_the_field(
 def test_a_good_card_file_is_used(capsys, monkeypatch, tmp_path: Path, fresh_cards):
     doc = packaged_cards("advancements.json")
     doc["advancements"][0]["name"] = "Renamed For The Test"
-    monkeypatch.setenv("MEADOW_DATA", str(bad_card_folder(tmp_path, json.dumps(doc))))
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(bad_card_folder(tmp_path, json.dumps(doc))))
     assert mystic_vale_components.advancements()[doc["advancements"][0]["id"]].name == (
         "Renamed For The Test"
     )
@@ -312,7 +312,7 @@ def test_serve_configuration_errors_are_one_line(tmp_path: Path, args, env, mess
     assert not (tmp_path / "meadow-data").exists()
 
 
-# 6. Drop-in data files: Renature, Mystic Vale and Harmonies read $MEADOW_DATA/<game>/, with
+# 6. Drop-in data files: Renature, Mystic Vale and Harmonies read $MEADOW_GAME_DATA/<game>/, with
 # the same one-line checks; a broken one stops only its game.
 
 
@@ -340,7 +340,7 @@ def _drop_in(tmp_path: Path, game: str, name: str, text: str) -> Path:
     ],
 )
 def test_a_broken_drop_in_stops_only_its_game(tmp_path: Path, game, name, text, message):
-    env = {"MEADOW_DATA": str(_drop_in(tmp_path, game, name, text))}
+    env = {"MEADOW_GAME_DATA": str(_drop_in(tmp_path, game, name, text))}
     for args in (["games"], ["simulate", "topiary", "-n", "1"]):
         code, _, err = run_process(args, env)
         assert code == 0, (args, err)
@@ -361,7 +361,7 @@ def test_harmonies_honours_a_drop_in(tmp_path: Path):
         ],
         capture_output=True,
         text=True,
-        env={**os.environ, "MEADOW_DATA": str(folder)},
+        env={**os.environ, "MEADOW_GAME_DATA": str(folder)},
         timeout=60,
     )
     assert done.stdout.strip() == "Drop-in Owl", done.stderr
@@ -499,3 +499,31 @@ def test_a_test_run_names_what_it_skipped(tmp_path: Path):
     assert "3 skipped: no PostgreSQL at 127.0.0.1:5432" in done.stdout
     assert "1 skipped: no PostgreSQL or Redis at 127.0.0.1" in done.stdout
     assert "CI=1" in done.stdout
+
+
+def test_the_old_name_of_the_game_data_folder_still_works_with_a_note(tmp_path: Path):
+    doc = json.loads((ROOT / "meadow/games/harmonies/data/animal_cards.json").read_text("utf-8"))
+    doc["cards"][0]["name"] = "Drop-in Owl"
+    folder = _drop_in(tmp_path, "harmonies", "animal_cards.json", json.dumps(doc))
+    env = {k: v for k, v in os.environ.items() if k != "MEADOW_GAME_DATA"}
+    done = subprocess.run(
+        [*MEADOW, "games"],
+        capture_output=True,
+        text=True,
+        env={**env, "MEADOW_DATA": str(folder)},
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert done.stderr.strip() == (
+        "note: MEADOW_DATA is now called MEADOW_GAME_DATA (the old name is close to "
+        "MEADOW_DATA_DIR, the server's database folder); it still works, but set the new one"
+    )
+    code = "from meadow.games.harmonies import components as c; print(c.cards()[1].name)"
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**env, "MEADOW_DATA": str(folder)},
+        timeout=60,
+    )
+    assert done.stdout.strip() == "Drop-in Owl", done.stderr

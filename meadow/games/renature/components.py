@@ -2,7 +2,7 @@
 
 Several are stand-ins (the printed values are not public); each data file says which, with
 `"standin": true`. A host drops in real values without a code change: a file of the same name
-in `$MEADOW_DATA/renature/` replaces the packaged one (see meadow/core/data.py).
+in `$MEADOW_GAME_DATA/renature/` replaces the packaged one (see meadow/core/data.py).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ Lichtung, Ätherbaum on each card, Konklave der Baumhirten), spoil, harvesting t
 each position of each card, buying each copy (and, where Chor des Erdengesangs is in play,
 onto each card), buying each vale card, the exchange (not in the English edition), ending
 the harvest, and sleeving each copy into each card (vertical ones also keeping the old band).
-A file of printed card values ($MEADOW_DATA) changes the types, and so the space.
+A file of printed card values ($MEADOW_GAME_DATA) changes the types, and so the space.
 """
 
 from __future__ import annotations

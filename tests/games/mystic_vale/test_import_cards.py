@@ -32,14 +32,14 @@ def test_imported_values_are_used_and_lose_their_stand_in_mark(capsys, tmp_path,
     aurora = next(a for a in written["advancements"] if a["id"] == "aurora")
     assert aurora["cost"] == 8 and aurora["symbols"] == {"sky": 2, "end_vp": 1}
     assert aurora["standin"] == {"cost": False, "symbols": False, "level": False, "ability": True}
-    monkeypatch.setenv("MEADOW_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(tmp_path / "data"))
     c.advancements.cache_clear()
     c.vales.cache_clear()
     try:
         assert c.advancements()["aurora"].cost == 8
         assert c.vales()["azurblauer_see"].cost == {"beast": 1, "sky": 1}
     finally:
-        monkeypatch.delenv("MEADOW_DATA")
+        monkeypatch.delenv("MEADOW_GAME_DATA")
         c.advancements.cache_clear()
         c.vales.cache_clear()
 

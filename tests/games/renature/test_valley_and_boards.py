@@ -151,21 +151,21 @@ def test_a_walled_in_brook_space_is_a_pocket():
 
 
 def test_real_values_drop_in_without_code(tmp_path, monkeypatch):
-    """A host puts a data file in $MEADOW_DATA/renature/; the game uses it instead."""
+    """A host puts a data file in $MEADOW_GAME_DATA/renature/; the game uses it instead."""
     tokens = json.loads((Path(c.__file__).parent / "data" / "area_tokens.json").read_text())
     for token in tokens["tokens"]:
         token["back"] = 9
     tokens["standin"] = False
     (tmp_path / "renature").mkdir()
     (tmp_path / "renature" / "area_tokens.json").write_text(json.dumps(tokens))
-    monkeypatch.setenv("MEADOW_DATA", str(tmp_path))
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(tmp_path))
     for cached in (c.area_tokens, c.token_index, c.standins):
         cached.cache_clear()
     try:
         assert {t.back for t in c.area_tokens()} == {9}
         assert "area tokens" not in c.standins()
     finally:
-        monkeypatch.delenv("MEADOW_DATA")
+        monkeypatch.delenv("MEADOW_GAME_DATA")
         for cached in (c.area_tokens, c.token_index, c.standins):
             cached.cache_clear()
     assert {t.back for t in c.area_tokens()} != {9}
