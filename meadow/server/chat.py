@@ -87,7 +87,13 @@ def load(live: LiveTable, s: DbSession) -> None:
         .order_by(ChatMessage.id.desc())
         .limit(1)
     ).first()
-    live.chat = stored_lines(s, live.id, max(0, (newest or 0) - 4 * KEPT))[-KEPT:]
+    latest = s.scalars(
+        select(ChatMessage)
+        .where(ChatMessage.table_id == live.id, ChatMessage.hidden_at.is_(None))
+        .order_by(ChatMessage.id.desc())
+        .limit(KEPT)
+    ).all()
+    live.chat = [line(row) for row in reversed(latest)]
     live.chat_seen = newest or 0
 
 

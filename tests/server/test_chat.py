@@ -177,3 +177,19 @@ def test_a_line_said_on_one_process_reaches_a_socket_on_the_other(
         for n in range(10)
     ]
     assert answers.count(429) == 1  # one line was written already this minute
+
+
+def test_a_socket_opened_later_gets_the_latest_lines_however_many_were_said(server: Server):
+    """A table read back into memory (here: after a restart) holds its lines for the sync,
+    with other tables' lines between them in the store."""
+    table_id, host, guest = table_of_two(server)
+    other_id, other_host, _ = table_of_two(server)
+    path = f"/api/tables/{table_id}/chat"
+    for n in range(9):
+        assert (host if n % 2 else guest).post(path, json={"text": f"line {n}"}).status_code == 201
+        other_host.post(f"/api/tables/{other_id}/chat", json={"text": "elsewhere"})
+    server.stop()
+    server.start()
+    with socket_to(server, None, table_id) as later:
+        sync = json.loads(later.recv(timeout=15))
+        assert [m["text"] for m in sync["chat"]] == [f"line {n}" for n in range(9)]
