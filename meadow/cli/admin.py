@@ -38,14 +38,16 @@ PERSON = typer.Argument(..., help="A name (any case), or a number as #17.")
 
 @contextmanager
 def _store(data_dir: Path | None) -> Iterator[Database]:
-    from meadow.cli.serve import settings
+    from meadow.cli.serve import check_database, settings
 
     config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
+    check_database(config, "--data-dir" if data_dir is not None else "MEADOW_DATA_DIR")
     try:
         db = Database(config.database())
         db.migrate()  # a fresh data directory works too; a current one is left as it is
     except Exception as exc:  # a wrong URL, a database that does not answer
-        raise MeadowError(f"cannot open the database: {type(exc).__name__}: {exc}") from None
+        reason = " ".join(str(getattr(exc, "orig", None) or exc).split())
+        raise MeadowError(f"cannot open the database: {type(exc).__name__}: {reason}") from None
     try:
         yield db
     finally:

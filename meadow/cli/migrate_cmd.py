@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 
 from meadow.cli import app, console
+from meadow.cli.common import check_writable_folder
 from meadow.cli.serve import settings, where
 from meadow.core.errors import MeadowError
 
@@ -34,6 +35,8 @@ def migrate(
     config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
     say = _teller(config.log_format)
     shown = where(config)
+    if not config.database_url:
+        check_writable_folder(config.data_dir, "--data-dir" if data_dir else "MEADOW_DATA_DIR")
     db = Database(config.database())
     deadline = time.monotonic() + wait
     told = False

@@ -527,3 +527,26 @@ def test_the_old_name_of_the_game_data_folder_still_works_with_a_note(tmp_path: 
         timeout=60,
     )
     assert done.stdout.strip() == "Drop-in Owl", done.stderr
+
+
+@pytest.mark.parametrize("command", [["admin", "list"], ["migrate"], ["check-store"]])
+@pytest.mark.parametrize(
+    ("env", "args", "message"),
+    [
+        (
+            {"MEADOW_DATABASE_URL": "postgresql+psycopg2://meadow@127.0.0.1:1/meadow"},
+            [],
+            "connection to server at",
+        ),
+        ({}, ["--data-dir", "a-file/data"], "a-file"),
+    ],
+)
+def test_the_store_commands_name_an_unusable_database(
+    capsys, monkeypatch, tmp_path, command, env, args, message
+):
+    (tmp_path / "a-file").write_text("x")
+    monkeypatch.chdir(tmp_path)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    line = one_line_error(*run(capsys, monkeypatch, [*command, *args]))
+    assert message in line
