@@ -53,9 +53,14 @@ def play_until_the_bot_has_moved(player: Player, rng: random.Random) -> tuple[in
     """Our moves until the bot's turn, then wait until its whole turn has been shown: the
     numbers of our last move and of the bot's last."""
     player.wait_for_turn_or_end()
-    while player.table_state()["myTurn"] == "true":
+    while True:
+        mine = int(player.table_state()["move"]) + 1
         player.play_decision(rng)
-    mine = int(player.table_state()["move"])
+        state = player.table_state()
+        # The bot's turn has come, or (its moves landing at once) has been and gone already:
+        # asking only whose move it is would go on playing our next turn, and the next.
+        if state["myTurn"] != "true" or int(state["move"]) > mine:
+            break
     # The bot has played (the move number is past ours), the move is ours again, and every
     # move heard has been shown.
     player.page.wait_for_function(
