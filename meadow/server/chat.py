@@ -81,12 +81,6 @@ def readable(lines: list[dict[str, Any]], muted: frozenset[int]) -> list[dict[st
 
 def load(live: LiveTable, s: DbSession) -> None:
     """A table's latest lines, as it is loaded into memory."""
-    newest = s.scalars(
-        select(ChatMessage.id)
-        .where(ChatMessage.table_id == live.id)
-        .order_by(ChatMessage.id.desc())
-        .limit(1)
-    ).first()
     latest = s.scalars(
         select(ChatMessage)
         .where(ChatMessage.table_id == live.id, ChatMessage.hidden_at.is_(None))
@@ -94,7 +88,8 @@ def load(live: LiveTable, s: DbSession) -> None:
         .limit(KEPT)
     ).all()
     live.chat = [line(row) for row in reversed(latest)]
-    live.chat_seen = newest or 0
+    # Hidden lines after the last one kept are read past by `hear`, which leaves them out.
+    live.chat_seen = latest[0].id if latest else 0
 
 
 def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from pydantic import (
     BaseModel,
     Field,
@@ -15,10 +15,19 @@ from pydantic import (
 from sqlalchemy.orm import Session as DbSession
 
 from meadow.server import chat
-from meadow.server.deps import db_session, db_writer, signed_in, tables, viewer
+from meadow.server.deps import (
+    db_session,
+    db_writer,
+    settings,
+    signed_in,
+    site_limits,
+    tables,
+    viewer,
+)
 from meadow.server.errors import ApiError, refusals
-from meadow.server.limits import Rule
+from meadow.server.limits import Limits, Rule
 from meadow.server.routers.tables import MAX_ID, TableId
+from meadow.server.settings import Settings
 from meadow.server.tables import Tables
 from meadow.store import Table, User
 
@@ -71,14 +80,15 @@ def chat_lines(
 def say(
     table_id: TableId,
     body: ChatIn,
-    request: Request,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
+    config: Settings = Depends(settings),
+    limits: Limits = Depends(site_limits),
 ) -> dict[str, Any]:
     """Say something at the table, seated or watching. A person writes a few lines a
     minute at most (429), each of at most 500 characters of plain text."""
-    per_minute = request.app.state.settings.chat_lines_per_minute
-    request.app.state.limits.spend(Rule(f"chat:{user.id}", per_minute, 60, "chat messages"))
+    per_minute = config.chat_lines_per_minute
+    limits.spend(Rule(f"chat:{user.id}", per_minute, 60, "chat messages"))
     return chat.say(hub, table_id, user, body.text)
 
 

@@ -158,7 +158,7 @@ export class MovePlayer {
     while (this.waiting.length && generation === this.generation) {
       const { message, paced } = this.waiting.shift();
       const shownPaced = paced && !document.hidden;
-      const running = this.show(message, { paced: shownPaced, left: this.waiting.length });
+      const running = this.show(message, { paced: shownPaced });
       if (!shownPaced) continue;
       // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
       await Promise.race([Promise.all(running || []), sleep(flightMs() + 300)]);
