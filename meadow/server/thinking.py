@@ -11,7 +11,8 @@ from multiprocessing import get_context
 from typing import Any
 
 from meadow import games
-from meadow.bots import MctsBot, make_bot, observe
+from meadow.bots import make_bot, observe
+from meadow.bots.levels import Bounded
 from meadow.core.rng import Rng, new_seed
 
 
@@ -30,7 +31,7 @@ def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, li
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
     bot = make_bot(bot_name)
-    if isinstance(bot, MctsBot):
+    if isinstance(bot, Bounded):  # MCTS, and a level (which passes it on to its game's bot)
         bot.time_limit = limit
     return str(bot.choose(observation, Rng(new_seed())))
 

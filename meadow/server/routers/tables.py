@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 from starlette.websockets import WebSocketState
 
 from meadow import games
+from meadow.bots import levels
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import chat, outbound
 from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
@@ -47,7 +48,8 @@ class NewTable(BaseModel):
     players: int = Field(ge=1, le=8)
     options: dict[str, Any] = Field(default_factory=dict, max_length=20)
     seats: list[BotName | None] = Field(
-        description="Per seat: a bot (easy, medium, hard, random, greedy, mcts:<iterations>, "
+        description="Per seat: a bot (a level: beginner, easy, medium, hard, expert; random, "
+        "greedy, mcts:<iterations>, "
         "mcts:<seconds>s, within the budgets this server allows) or null for a person; the "
         "host takes the first seat for a person.",
         max_length=8,
@@ -84,14 +86,18 @@ class Joined(BaseModel):
 
 
 @router.get("/games")
-async def list_games() -> list[dict[str, Any]]:
-    return _described()
+async def list_games(request: Request) -> list[dict[str, Any]]:
+    """The games, their options, and the computer's levels in each: how long a level may
+    think here (this server's bound included) and its rating where one was measured."""
+    return _described(request.app.state.settings.bot_max_seconds)
 
 
 @cache
-def _described() -> list[dict[str, Any]]:
-    # The games and their option schemas never change while the server runs.
-    return [game.describe() for game in games.all()]
+def _described(most_seconds: float) -> list[dict[str, Any]]:
+    # The games, their option schemas and their levels never change while the server runs.
+    return [
+        game.describe() | {"levels": levels.describe(game.id, most_seconds)} for game in games.all()
+    ]
 
 
 @router.post("/tables", status_code=201, responses=refusals(400, 401, 403, 409, 413, 422, 429))

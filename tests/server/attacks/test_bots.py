@@ -9,6 +9,7 @@ import time
 import pytest
 from sqlalchemy import update
 
+from meadow.bots import LEVELS
 from meadow.store import Database, Seat
 from tests.server.conftest import Client, Server
 
@@ -44,7 +45,7 @@ def test_a_table_seating_a_bot_beyond_the_hosts_bounds_is_refused(server: Server
 
 def test_the_levels_and_bounded_budgets_are_seated(server: Server):
     host = server.client().signup(f"b-{secrets.token_hex(5)}")
-    for bot in ("easy", "medium", "hard", "random", "greedy", "mcts:2000", "mcts:3s"):
+    for bot in (*LEVELS, "random", "greedy", "mcts:2000", "mcts:3s"):
         body = {"game": "topiary", "players": 2, "seats": [None, bot]}
         reply = host.post("/api/tables", json=body)
         assert reply.status_code == 201, (bot, reply.text)

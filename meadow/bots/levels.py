@@ -1,0 +1,146 @@
+"""Levels of play: a name a person chooses (easy, hard, ...) and, per game, the bot behind it.
+
+A level is what a player is offered; the bot behind it may differ from game to game (a
+game with a planner of its own puts its spec in `LADDER`). `LevelBot` picks the bot by the
+game of the observation it is shown, so a level is a bot spec like any other for
+`make_bot`, the server, `meadow tournament` and `meadow play`.
+
+How strong each level is, measured by `bench/ladder.py`, is in `ladder.json` next to this
+file; `ratings(game_id)` reads it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from meadow.bots.base import Bot, Observation
+from meadow.core.actions import Action
+from meadow.core.rng import Rng
+
+# Weakest first: the order the lobby offers them in.
+LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
+
+# The bot behind each level, per game id; "default" for every game not named. A game's
+# entry may name only some levels: the others come from "default". Edit freely: specs are
+# anything `make_bot` accepts except a level.
+LADDER: dict[str, dict[str, str]] = {
+    "default": {
+        "beginner": "random",
+        "easy": "greedy",
+        "medium": "mcts:200",
+        "hard": "mcts:1s",
+        "expert": "mcts:3s",
+    },
+}
+
+# The most any one decision of a level may take, in seconds, whatever its bot's budget
+# (an iteration budget in a slow game included). A server's own bound lowers it further.
+SECONDS: dict[str, float] = {
+    "beginner": 1.0,
+    "easy": 1.0,
+    "medium": 1.0,
+    "hard": 1.0,
+    "expert": 3.0,
+}
+
+LADDER_FILE = Path(__file__).with_name("ladder.json")
+
+
+@runtime_checkable
+class Bounded(Protocol):
+    """A bot whose any one think can be cut short after `time_limit` seconds."""
+
+    time_limit: float | None
+
+
+def spec_for(level: str, game_id: str) -> str:
+    """The bot spec behind `level` in the game `game_id`.
+
+    >>> spec_for("easy", "topiary")
+    'greedy'
+    """
+    if level not in LEVELS:
+        raise KeyError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
+    return LADDER.get(game_id, {}).get(level, LADDER["default"][level])
+
+
+class LevelBot(Bot):
+    """A level: plays each game with that game's bot for the level, made once and kept.
+
+    A bot that can be bounded in time (one with a `time_limit`) never thinks longer than
+    the level's seconds, nor than `time_limit` when a server sets it."""
+
+    def __init__(self, level: str) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
+        self.name = level
+        self.level = level
+        self.time_limit: float | None = None
+        self._bots: dict[str, Bot] = {}
+
+    def bot_for(self, game_id: str) -> Bot:
+        """The bot this level plays `game_id` with (made on first use)."""
+        bot = self._bots.get(game_id)
+        if bot is None:
+            from meadow.bots import make_bot  # the package imports this module first
+
+            bot = make_bot(spec_for(self.level, game_id), trust_imports=True)
+            self._bots[game_id] = bot
+        return bot
+
+    def choose(self, observation: Observation, rng: Rng) -> Action:
+        bot = self.bot_for(observation.game.id)
+        if isinstance(bot, Bounded):
+            limit = SECONDS[self.level]
+            if self.time_limit is not None:
+                limit = min(limit, self.time_limit)
+            bot.time_limit = limit
+        return bot.choose(observation, rng)
+
+
+def seconds(level: str, most: float | None = None) -> float:
+    """A level's longest think per decision, under a server's bound `most` if given."""
+    return SECONDS[level] if most is None else min(SECONDS[level], most)
+
+
+@cache
+def _measured() -> dict[str, Any]:
+    if not LADDER_FILE.exists():
+        return {}
+    data: dict[str, Any] = json.loads(LADDER_FILE.read_text(encoding="utf-8"))
+    return data
+
+
+def ratings(game_id: str) -> dict[str, dict[str, Any]]:
+    """What `bench/ladder.py` measured of each level in `game_id`: elo, low, high, games,
+    spec, measured (False for figures from stand-in budgets), command, date. Levels never
+    measured are missing."""
+    return dict(_measured().get("games", {}).get(game_id, {}).get("levels", {}))
+
+
+def describe(game_id: str, most_seconds: float | None = None) -> list[dict[str, Any]]:
+    """The levels of `game_id` as the lobby shows them, weakest first: name, seconds per
+    decision at most, and the measured rating if there is one (`measured` says so)."""
+    measured = ratings(game_id)
+    anchor = _measured().get("games", {}).get(game_id, {}).get("anchor")
+    out: list[dict[str, Any]] = []
+    for level in LEVELS:
+        entry: dict[str, Any] = {"level": level, "seconds": seconds(level, most_seconds)}
+        figures = measured.get(level)
+        # Figures count only for the bot that plays the level now, at its own budget.
+        if figures and figures.get("measured") and figures.get("spec") == spec_for(level, game_id):
+            entry |= {
+                "measured": True,
+                "elo": figures["elo"],
+                "low": figures["low"],
+                "high": figures["high"],
+                "games": figures["games"],
+                "anchor": anchor,
+            }
+        else:
+            entry["measured"] = False
+        out.append(entry)
+    return out
