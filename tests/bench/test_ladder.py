@@ -1,0 +1,91 @@
+"""The ladder's Elo fit on results made up to know the answer, and a tiny ladder run."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench.ladder import Pairing, fit_elo, main, report, write_package
+from meadow.bots.levels import spec_for
+
+
+def games(i: int, j: int, wins: int, losses: int, ties: int = 0) -> list[tuple[int, int, float]]:
+    return [(i, j, 1.0)] * wins + [(i, j, 0.0)] * losses + [(i, j, 0.5)] * ties
+
+
+def test_76_percent_is_about_200_elo():
+    ratings = fit_elo(games(1, 0, 760, 240), 2)
+    assert ratings[0].elo == 0.0
+    assert ratings[1].elo == pytest.approx(200, abs=3)
+    assert ratings[1].low < 200 < ratings[1].high
+
+
+def test_ties_count_half():
+    assert fit_elo(games(1, 0, 0, 0, ties=50), 2)[1].elo == pytest.approx(0, abs=1e-6)
+    half = fit_elo(games(1, 0, 40, 20, ties=40), 2)[1].elo
+    assert half == pytest.approx(fit_elo(games(1, 0, 60, 40), 2)[1].elo, abs=1e-6)
+
+
+def test_a_level_that_wins_every_game_gets_a_finite_rating_with_a_wide_interval():
+    rating = fit_elo(games(1, 0, 20, 0), 2)[1]
+    assert 300 < rating.elo < 1500
+    assert rating.high - rating.low > 400
+    closer = fit_elo(games(1, 0, 15, 5), 2)[1]
+    assert rating.elo > closer.elo
+
+
+def test_intervals_shrink_with_more_games():
+    widths = [
+        (lambda r: r.high - r.low)(fit_elo(games(1, 0, 6 * k, 4 * k), 2)[1]) for k in (1, 4, 16)
+    ]
+    assert widths[0] > widths[1] > widths[2]
+    assert widths[1] == pytest.approx(widths[0] / 2, rel=0.1)  # as 1 / sqrt(games)
+
+
+def test_one_fit_over_every_pair_orders_a_ladder_and_anchors_any_entrant():
+    results = (
+        games(1, 0, 76, 24)  # 1 over 0 by about 200
+        + games(2, 1, 76, 24)  # 2 over 1 by about 200
+        + games(2, 0, 91, 9)  # 2 over 0 by about 400
+    )
+    ratings = fit_elo(results, 3)
+    assert [r.elo for r in ratings] == pytest.approx([0, 200, 400], abs=15)
+    moved = fit_elo(results, 3, anchor=1)
+    assert moved[1].elo == 0.0
+    assert moved[2].elo - moved[0].elo == pytest.approx(ratings[2].elo, abs=1e-6)
+
+
+def test_unconnected_results_are_refused():
+    with pytest.raises(ValueError):
+        fit_elo(games(1, 0, 5, 5), 3)
+
+
+def test_the_package_ladder_marks_standins_as_not_measured(tmp_path):
+    pairings = [Pairing(0, 1, games=2, wins=1.5, scores=([10, 12], [8, 9]))]
+    ratings = fit_elo(games(1, 0, 1, 1), 2)
+    out = report(
+        "topiary",
+        ["easy", "medium"],
+        [spec_for("easy", "topiary"), "mcts:5"],
+        pairings,
+        ratings,
+        [(1.0, 10), (0.0, 0)],
+        0,
+        "python -m bench.ladder topiary",
+    )
+    path = tmp_path / "ladder.json"
+    write_package(out, path)
+    levels = json.loads(path.read_text())["games"]["topiary"]["levels"]
+    assert levels["easy"]["measured"] is True and levels["easy"]["seconds"] == 0.1
+    assert levels["medium"]["measured"] is False and levels["medium"]["spec"] == "mcts:5"
+
+
+def test_a_tiny_ladder_runs_to_its_report(tmp_path, capsys):
+    out_file = tmp_path / "out.json"
+    main(["topiary", "--levels", "easy", "--random", "-n", "2", "--out", str(out_file)])
+    out = json.loads(out_file.read_text())
+    assert out["anchor"] == "random" and out["levels"]["random"]["elo"] == 0.0
+    assert [(p["a"], p["b"], p["games"]) for p in out["pairs"]] == [("random", "easy", 2)]
+    assert out["levels"]["easy"]["decisions"] > 0
+    assert "random v easy" in capsys.readouterr().out
