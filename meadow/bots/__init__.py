@@ -6,6 +6,7 @@ from meadow.bots.base import Bot, Observation, observe
 from meadow.bots.levels import LEVELS, LevelBot
 from meadow.bots.mcts import MctsBot
 from meadow.bots.simple import GreedyBot, RandomBot
+from meadow.bots.turns import TurnBot
 from meadow.core.errors import MeadowError
 
 
@@ -30,6 +31,8 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     if spec == "greedy":
         return GreedyBot()
     kind, _, rest = spec.partition(":")
+    if kind == "turn":
+        return _turn_bot(spec, rest)
     if kind == "mcts":
         budget, _, rollout = rest.partition(":rollout=")
         try:
@@ -50,6 +53,19 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     )
 
 
+def _turn_bot(spec: str, rest: str) -> Bot:
+    """turn:<width>:<seconds>s, either part optional (turn, turn:60, turn:60:2s)."""
+    width, _, seconds = rest.partition(":")
+    try:
+        bot = TurnBot(int(width or "16"), float(seconds.removesuffix("s") or "1"))
+    except ValueError:
+        raise MeadowError(
+            f"bot {spec!r}: a turn planner is turn:<width>:<seconds>s (turn:16:1s), "
+            "a width of 1 or more and a positive time"
+        ) from None
+    return bot
+
+
 def _policy_bot(rest: str, trust_imports: bool) -> Bot:
     try:  # the research extra brings numpy; the bots above need nothing of it
         from meadow.rl.policy_bot import policy_bot
@@ -60,4 +76,13 @@ def _policy_bot(rest: str, trust_imports: bool) -> Bot:
     return policy_bot(rest, trust_imports)
 
 
-__all__ = ["Bot", "GreedyBot", "MctsBot", "Observation", "RandomBot", "make_bot", "observe"]
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "MctsBot",
+    "Observation",
+    "RandomBot",
+    "TurnBot",
+    "make_bot",
+    "observe",
+]

@@ -8,7 +8,7 @@ the state untouched when an action is refused.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any, ClassVar, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -100,6 +100,23 @@ class Game(ABC):
         if state.is_over:
             return [float(x) for x in state.result().scores]
         raise NotImplementedError(f"{self.title} has no evaluation for unfinished games")
+
+    def evaluate_seat(self, state: State, seat: int) -> float:
+        """One seat's part of `evaluate`, for searches that weigh only their own plans;
+        games override it where one seat costs less than all."""
+        return self.evaluate(state)[seat]
+
+    def position_key(self, state: State) -> Hashable | None:
+        """What tells positions apart for a search that folds equal ones together (two
+        orders of the same decisions); None where a game gives no such key."""
+        return None
+
+    def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
+        """What `seat` learned by chance in these events (the step that caused them is done
+        and `state` is after it): a key that tells two outcomes apart, or None when nothing
+        hidden came out. A search branches on it, so that decisions taken after a card is
+        turned up are planned per card. Default: None, chance is left to the sampled worlds."""
+        return None
 
     def score_board(self, data: Any) -> dict[str, int]:
         """Score one board of a cardboard game (a score calculator), if the game has one.

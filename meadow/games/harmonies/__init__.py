@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
-from meadow.games.harmonies import text
+from meadow.games.harmonies import planning, text
 from meadow.games.harmonies.calculator import score_board
-from meadow.games.harmonies.components import cards
 from meadow.games.harmonies.options import HarmoniesOptions
 from meadow.games.harmonies.rules import HarmoniesState, setup
-from meadow.games.harmonies.scoring import animal_points
 
 
 class Harmonies(Game):
@@ -38,30 +36,20 @@ class Harmonies(Game):
         return score_board(data)
 
     def evaluate(self, state: State) -> list[float]:
-        """Points now, plus part of what each held animal card's next cube would add: more
-        when its habitat is already on the board."""
+        """Points now plus what is half built (habitats for held cards, the spirit's,
+        landscapes a token short), weighed by the tokens still needed: see `planning`."""
         assert isinstance(state, HarmoniesState)
         if state.is_over:
             return [float(x) for x in state.result().scores]
-        return [
-            sum(state.points(seat).values()) + held_card_prospects(state, seat)
-            for seat in range(state.players)
-        ]
+        return [planning.value(state, seat) for seat in range(state.players)]
 
+    def evaluate_seat(self, state: State, seat: int) -> float:
+        assert isinstance(state, HarmoniesState)
+        return planning.value(state, seat)
 
-READY, LATER = 0.7, 0.3  # share of the next cube's points counted (judged by play tests)
-
-
-def held_card_prospects(state: HarmoniesState, seat: int) -> float:
-    ready = state.cube_spaces(seat)
-    total = 0.0
-    for card_id, placed in state.seats[seat].held:
-        card = cards()[card_id]
-        if card.spirit or placed >= card.cubes:
-            continue
-        gain = animal_points(card, placed + 1) - animal_points(card, placed)
-        total += gain * (READY if ready[card_id] else LATER)
-    return total
+    def position_key(self, state: State) -> Hashable:
+        assert isinstance(state, HarmoniesState)
+        return planning.position_key(state)
 
 
 GAME = Harmonies()

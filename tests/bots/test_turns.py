@@ -1,0 +1,81 @@
+"""The whole-turn planner (`turn:`): fair, bounded, and it keeps to its plan."""
+
+from __future__ import annotations
+
+import pytest
+
+from meadow import games
+from meadow.bots import TurnBot, make_bot, observe
+from meadow.core.errors import MeadowError
+from meadow.core.game import State
+from meadow.core.rng import Rng
+from meadow.games.harmonies.actions import EndTurn
+
+GAMES = [g.id for g in games.all()]
+
+
+def _midgame(game_id: str, plies: int = 12, seed: int = 3) -> State:
+    state = games.get(game_id).setup(2, seed=seed)
+    rng = Rng(seed)
+    for _ in range(plies):
+        actions = state.legal_actions()
+        state.apply(actions[rng.below(len(actions))])
+    return state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_hidden_information_never_changes_a_decision(game_id):
+    state = _midgame(game_id)
+    seat = state.to_move
+    other = state.sample_hidden(seat, Rng(77))  # differs only in what `seat` cannot know
+    assert other.view(seat) == state.view(seat)
+    # a width that finishes at once, so no beam is cut short by the clock
+    first = TurnBot(width=2, seconds=0.001).choose(observe(state, seat), Rng(5))
+    second = TurnBot(width=2, seconds=0.001).choose(observe(other, seat), Rng(5))
+    assert first == second
+    assert first in state.legal_actions()
+
+
+def test_a_harmonies_turn_is_planned_once_and_played_as_planned():
+    state = games.get("harmonies").setup(2, {"spirits": False}, 9)
+    seat = state.to_move
+    bot = TurnBot(width=4, seconds=0.001)
+    first = bot.choose(observe(state, seat), Rng(1))
+    assert bot._plan is not None
+    planned = [action for _key, action in bot._plan.steps]
+    assert planned[0] == first
+    played = [first]
+    state.apply(first)
+    while state.to_move == seat:
+        action = bot.choose(observe(state, seat), Rng(len(played)))
+        played.append(action)
+        state.apply(action)
+    assert isinstance(played[-1], EndTurn)
+    assert played[:-1] == planned[: len(played) - 1]
+
+
+def test_a_stranger_position_is_planned_afresh():
+    """A plan made for one position is never played in another (here: another deal)."""
+    bot = TurnBot(width=2, seconds=0.001)
+    one = games.get("harmonies").setup(2, {"spirits": False}, 1)
+    bot.choose(observe(one, 0), Rng(1))
+    other = games.get("harmonies").setup(2, {"spirits": False}, 2)
+    assert bot.choose(observe(other, 0), Rng(1)) in other.legal_actions()
+
+
+def test_a_server_bound_cuts_the_think_short_with_a_legal_choice():
+    state = _midgame("harmonies", plies=3)
+    bot = TurnBot(width=64, seconds=30)
+    bot.time_limit = 0.0
+    assert bot.choose(observe(state, state.to_move), Rng(1)) in state.legal_actions()
+
+
+@pytest.mark.parametrize(("spec", "name"), [("turn", "turn:16:1s"), ("turn:8:0.5s", "turn:8:0.5s")])
+def test_turn_specs(spec, name):
+    assert make_bot(spec).name == name
+
+
+@pytest.mark.parametrize("spec", ["turn:0", "turn:x", "turn:8:0s", "turn:8:-1s"])
+def test_bad_turn_specs_are_refused(spec):
+    with pytest.raises(MeadowError, match="turn planner"):
+        make_bot(spec)
