@@ -285,7 +285,7 @@ def report(
         ],
         "levels": {
             name: {
-                "spec": specs[e],
+                "spec": spec_for(specs[e], game_id) if specs[e] in LEVELS else specs[e],
                 "elo": round(ratings[e].elo, 1),
                 "low": round(ratings[e].low, 1),
                 "high": round(ratings[e].high, 1),

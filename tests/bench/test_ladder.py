@@ -67,7 +67,7 @@ def test_the_package_ladder_marks_standins_as_not_measured(tmp_path):
     out = report(
         "topiary",
         ["easy", "medium"],
-        [spec_for("easy", "topiary"), "mcts:5"],
+        ["easy", "mcts:5"],  # the level itself, and a stand-in
         pairings,
         ratings,
         [(1.0, 10), (0.0, 0)],
@@ -78,6 +78,7 @@ def test_the_package_ladder_marks_standins_as_not_measured(tmp_path):
     write_package(out, path)
     levels = json.loads(path.read_text())["games"]["topiary"]["levels"]
     assert levels["easy"]["measured"] is True and levels["easy"]["seconds"] == 0.1
+    assert levels["easy"]["spec"] == spec_for("easy", "topiary")
     assert levels["medium"]["measured"] is False and levels["medium"]["spec"] == "mcts:5"
 
 
