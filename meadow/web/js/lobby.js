@@ -2,11 +2,12 @@
 
 import { api } from "./api.js";
 import { html } from "./draw.js";
-import { botName, t } from "./i18n.js";
+import { botName, currentLanguage, t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
 import { rememberWhereTo } from "./account.js";
 
-const LEVELS = ["easy", "medium", "hard"];
+// The level a new seat starts at: a first game against the computer should be a gentle one.
+const FIRST_LEVEL = "easy";
 
 export async function lobbyPage() {
   const games = await api("GET", "/api/games");
@@ -96,12 +97,46 @@ function optionField(game, option) {
   return { read: () => select.value, node: html("label", {}, [label, select, help]) };
 }
 
-function seatField(number) {
+// A level as people choose it: what it is worth to them, not how it thinks.
+function levelText(level) {
+  return `${botName(level.level)} — ${t(`bot.${level.level}.about`)}`;
+}
+
+// How strong a level measured (bench/ladder.py), or that nobody has measured it yet.
+export function levelStrength(level) {
+  const lang = currentLanguage();
+  const seconds = t("lobby.level_seconds", { seconds: level.seconds.toLocaleString(lang) });
+  if (!level.measured) return `${t("lobby.level_unmeasured")} ${seconds}`;
+  const elo = (value) => Math.round(value).toLocaleString(lang, { signDisplay: "exceptZero" });
+  const anchor = level.anchor === "random" ? t("lobby.random_moves") : botName(level.anchor);
+  const rating = t("lobby.level_rating", {
+    elo: elo(level.elo),
+    low: elo(level.low),
+    high: elo(level.high),
+    anchor,
+    games: level.games.toLocaleString(lang),
+  });
+  return `${rating} ${seconds}`;
+}
+
+function seatField(number, levels) {
   const select = html("select", { name: `seat${number}` }, [
-    ...LEVELS.map((level) => html("option", { value: level }, [botName(level)])),
+    ...levels.map((level) =>
+      html("option", { value: level.level, selected: level.level === FIRST_LEVEL }, [levelText(level)]),
+    ),
     html("option", { value: "" }, [t("lobby.person")]),
   ]);
-  return { read: () => select.value || null, node: html("label", {}, [t("lobby.seat", { n: number + 1 }), select]) };
+  const strength = html("small", { class: "hint level-strength" });
+  const describe = () => {
+    const level = levels.find((l) => l.level === select.value);
+    strength.textContent = level ? levelStrength(level) : "";
+  };
+  select.addEventListener("change", describe);
+  describe();
+  return {
+    read: () => select.value || null,
+    node: html("label", {}, [t("lobby.seat", { n: number + 1 }), select, strength]),
+  };
 }
 
 function newTableForm(games) {
@@ -124,7 +159,8 @@ function newTableForm(games) {
 
   const drawSeats = () => {
     const players = Number(playerSelect.value);
-    seatFields = Array.from({ length: players - 1 }, (_, i) => seatField(i + 1));
+    const levels = games.find((g) => g.id === gameSelect.value).levels;
+    seatFields = Array.from({ length: players - 1 }, (_, i) => seatField(i + 1, levels));
     seats.replaceChildren(
       html("label", {}, [t("lobby.seat", { n: 1 }), html("span", {}, [session.me.name])]),
       ...seatFields.map((f) => f.node),
