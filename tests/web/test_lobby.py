@@ -55,12 +55,13 @@ def test_each_level_is_offered_by_what_it_is_worth(player: Player) -> None:
     assert player.page.input_value("#new-table select[name=seat1]") == "easy"
     hint = player.page.locator("#new-table .level-strength").first
     assert hint.text_content() == (
-        "Strength not measured yet in this game. Thinks at most 1 s a move."
+        "A relaxed game: takes the best move in sight. Strength not measured yet in this "
+        "game. Thinks at most 1 s a move."
     )
     player.page.select_option("#new-table select[name=seat1]", "medium")
     assert hint.text_content() == (
-        "Strength: about +210 Elo (+150 to +271) where random moves = 0, from 120 games "
-        "between computers. Thinks at most 1 s a move."
+        "For players who know the game. Strength: about +210 Elo (+150 to +271) where "
+        "random moves = 0, from 120 games between computers. Thinks at most 1 s a move."
     )
     player.page.select_option("#new-table select[name=seat1]", "expert")
     assert "at most 3 s a move" in hint.text_content()

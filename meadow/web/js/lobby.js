@@ -102,11 +102,14 @@ function levelText(level) {
   return `${botName(level.level)} — ${t(`bot.${level.level}.about`)}`;
 }
 
-// How strong a level measured (bench/ladder.py), or that nobody has measured it yet.
-export function levelStrength(level) {
+// Under the choice, in full (a closed list cuts its text short): who the level is for, how
+// strong it measured (bench/ladder.py) or that nobody has measured it yet, how long it thinks.
+function levelStrength(level) {
   const lang = currentLanguage();
+  const about = t(`bot.${level.level}.about`);
   const seconds = t("lobby.level_seconds", { seconds: level.seconds.toLocaleString(lang) });
-  if (!level.measured) return `${t("lobby.level_unmeasured")} ${seconds}`;
+  const lead = `${about[0].toLocaleUpperCase(lang)}${about.slice(1)}.`;
+  if (!level.measured) return `${lead} ${t("lobby.level_unmeasured")} ${seconds}`;
   const elo = (value) => Math.round(value).toLocaleString(lang, { signDisplay: "exceptZero" });
   const anchor = level.anchor === "random" ? t("lobby.random_moves") : botName(level.anchor);
   const rating = t("lobby.level_rating", {
@@ -116,7 +119,7 @@ export function levelStrength(level) {
     anchor,
     games: level.games.toLocaleString(lang),
   });
-  return `${rating} ${seconds}`;
+  return `${lead} ${rating} ${seconds}`;
 }
 
 function seatField(number, levels) {
