@@ -1,7 +1,11 @@
 """Which bots a table may seat on this server, and how long any bot may think.
 
 A seat's bot is chosen by whoever sets up the table, a stranger on a public server: its
-budget is the host's to bound, or one table could hold every bot worker for ever."""
+budget is the host's to bound, or one table could hold every bot worker for ever.
+
+A level (meadow.bots.levels) is seated by its name; which bot plays it is the game's, and
+its think is bounded like any other: by the level's own seconds and by `max_seconds` (the
+thinking worker passes the bound on, see meadow.server.thinking)."""
 
 from __future__ import annotations
 
