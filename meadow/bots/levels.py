@@ -87,6 +87,7 @@ class LevelBot(Bot):
         if bot is None:
             from meadow.bots import make_bot  # the package imports this module first
 
+            # LADDER is this package's own table, never a player's input: trusted.
             bot = make_bot(spec_for(self.level, game_id), trust_imports=True)
             self._bots[game_id] = bot
         return bot
