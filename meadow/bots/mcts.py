@@ -5,12 +5,18 @@ per action; a child counts as available only when it is legal in the drawn world
 node, plays at random for a while (the game's `rollout_depth` unless the bot sets its own)
 and scores the end with the game's evaluation. Chance is handled by the worlds: each
 carries its own fresh generator, so draws differ per iteration.
+
+Where a game names what a step revealed (`Game.revealed`: a card turned up), the node after
+that step is a chance node: the walk goes on below the outcome the searching seat saw, one
+subtree per outcome. Without it the decisions after a reveal would pool the worlds' hidden
+cards and plan for each world's own card (strategy fusion); a new outcome ends the walk.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from meadow.bots.base import Bot, Observation, margins
@@ -26,6 +32,8 @@ class Node:
     visits: int = 0
     available: int = 0
     value: float = 0.0  # summed rewards of the player who chose this node
+    # After a step that revealed something: the decision node per outcome the seat saw.
+    outcomes: dict[Hashable, Node] | None = None
 
 
 def reward(values: list[float], seat: int, scale: float) -> float:
@@ -74,7 +82,7 @@ class MctsBot(Bot):
 
     def _iterate(self, observation: Observation, root: Node, rng: Rng) -> None:
         world = observation.world(rng)
-        evaluate = observation.game.evaluate
+        game = observation.game
         node, path, movers = root, [], []
         while not world.is_over:
             legal = world.legal_actions()
@@ -93,17 +101,28 @@ class MctsBot(Bot):
                 break
             log_total = math.log(max(1, sum(node.children[a].available for a in legal)))
             action = max(legal, key=lambda a: _ucb(node.children[a], log_total))
-            node = node.children[action]
-            world.apply(action)
-            path.append(node)
+            child = node.children[action]
+            events = world.apply(action)
+            path.append(child)
             movers.append(mover)
+            outcome = game.revealed(world, events, observation.seat)
+            if outcome is None:
+                node = child
+                continue
+            if child.outcomes is None:
+                child.outcomes = {}
+            below = child.outcomes.get(outcome)
+            if below is None:  # an outcome not seen before: a new leaf
+                child.outcomes[outcome] = Node()
+                break
+            node = below
         depth = observation.game.rollout_depth if self.rollout is None else self.rollout
         for _ in range(depth):
             if world.is_over:
                 break
             legal = world.legal_actions()
             world.apply(legal[rng.below(len(legal))])
-        values = evaluate(world)
+        values = game.evaluate(world)
         for child, mover in zip(path, movers, strict=True):
             child.visits += 1
             child.value += reward(values, mover, self.scale)  # type: ignore[arg-type]

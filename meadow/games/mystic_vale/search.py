@@ -1,0 +1,197 @@
+"""What a search needs from Mystic Vale: an estimate of the final scores, and what a step
+revealed.
+
+The estimate is the points now plus what each druid's 20 cards should still bring: a deck
+yields per turn the VP, mana and spirits of the cards it plays, and it plays more cards the
+less net decay each card carries. Mana and spirits count as the VP they buy, worth less as
+the end nears; the turns left come from the VP pool and the level-2 vales.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable
+from dataclasses import dataclass
+from functools import cache
+
+from meadow.core.actions import Event
+from meadow.games.mystic_vale import components as c
+from meadow.games.mystic_vale.rules import (
+    HARVEST,
+    SLEEVE,
+    Druid,
+    MysticValeState,
+    _shown_abilities,
+)
+from meadow.games.mystic_vale.scoring import card_decay
+
+# Decay a druid lets show before it stops pushing: Prep stops at 3, a spoil comes at 4.
+DECAY_PER_TURN = 3.5
+SPIRIT_VP = 0.5  # a spirit buys part of a vale's end VP, or a third of a VP by exchange
+MOST_TURNS = 12.0
+# Vale abilities worth something every turn: mana, or VP.
+VALE_MANA = {"azurblauer_see": 1.0, "bach_der_vitalitaet": 2.5, "manatau_wiese": 1.0}
+VALE_VP = {"tal_der_magie": 1.0}
+# Harvest abilities: VP (Aurora: 1 per 2 field cards) or mana per play of the card.
+ABILITY_VP = {"aurora": 3.0}
+ABILITY_MANA = {"magischer_samen": 5.0, "wachstumsueberlauf": 3.0}
+
+
+@dataclass(frozen=True, slots=True)
+class Yield:
+    """What one card brings when it is played, and what it costs in decay."""
+
+    vp: float = 0.0
+    mana: float = 0.0
+    spirits: float = 0.0
+    decay: float = 0.0
+    growth: float = 0.0
+
+    def __add__(self, other: Yield) -> Yield:
+        return Yield(
+            self.vp + other.vp,
+            self.mana + other.mana,
+            self.spirits + other.spirits,
+            self.decay + other.decay,
+            self.growth + other.growth,
+        )
+
+
+@cache
+def card_yield(slots: tuple[str | None, ...], band: int) -> Yield:
+    """A card's yield per play, its shown abilities applied (cached: few distinct cards)."""
+    table = c.advancements()
+    active = {a for _, a in _shown_abilities(slots, band)}
+    vp = mana = spirits = growth = 0.0
+    for type_id in slots:
+        if type_id is None:
+            continue
+        symbols = table[type_id].symbols
+        vp += symbols.get("vp", 0)
+        mana += symbols.get("mana", 0)
+        spirits += sum(symbols.get(s, 0) for s in c.SPIRITS)
+        growth += symbols.get("growth", 0)
+    vp += sum(ABILITY_VP.get(a, 0.0) for a in active)
+    mana += sum(ABILITY_MANA.get(a, 0.0) for a in active)
+    return Yield(vp, mana, spirits, card_decay(slots, active), growth)
+
+
+@cache
+def advancement_yield(copy: str) -> Yield:
+    """A bought advancement not yet sleeved, as if on a card of its own."""
+    type_id = copy.partition("@")[0]
+    position = c.POSITIONS.index(copy.partition("@")[2])
+    slots: list[str | None] = [None, None, None]
+    slots[position] = type_id
+    band = position if c.advancements()[type_id].vertical else -1
+    return card_yield(tuple(slots), band)
+
+
+def deck_yield(druid: Druid, waiting: list[str]) -> Yield:
+    total = Yield()
+    for slots, band in zip(druid.cards, druid.band, strict=True):
+        total += card_yield(tuple(slots), band)
+    for copy in waiting:
+        total += advancement_yield(copy)
+    return total
+
+
+def cards_per_turn(deck: Yield, vale_growth: float) -> float:
+    """How many of its 20 cards a druid plays in a turn before the decay stops it."""
+    net = max(0.15, (deck.decay - deck.growth) / 20)
+    return min(20.0, (DECAY_PER_TURN + vale_growth) / net)
+
+
+def mana_vp(turns: float) -> float:
+    """What one mana is worth in VP: an advancement bought early pays back for longer."""
+    return 0.2 + 0.06 * min(turns, 8.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """One druid's deck as a search sees it."""
+
+    turn_vp: float  # VP its deck takes from the pool in an average turn
+    turn_mana: float
+    turn_spirits: float
+
+
+def outlook(state: MysticValeState, seat: int) -> Outlook:
+    druid = state.seats[seat]
+    waiting = [copy for copy, _ in state.harvest.to_sleeve] if state.seat == seat else []
+    deck = deck_yield(druid, waiting)
+    vales = [c.vales()[vid] for vid, _ in druid.vales]
+    played = cards_per_turn(deck, sum(v.growth for v in vales)) / 20
+    return Outlook(
+        played * deck.vp + sum(VALE_VP.get(v.ability or "", 0.0) for v in vales),
+        played * deck.mana + sum(VALE_MANA.get(v.ability or "", 0.0) for v in vales),
+        played * deck.spirits,
+    )
+
+
+def turns_left(state: MysticValeState, outlooks: list[Outlook]) -> float:
+    """Rounds still to come after this one: the pool's VP at the rate the decks take them,
+    or the level-2 vales at about one bought a round (the Yucata and German end)."""
+    rate = max(0.8, sum(o.turn_vp for o in outlooks))
+    turns = min(MOST_TURNS, state.pool / rate)
+    if state.options.edition != "english":
+        turns = min(turns, float(len(state.vale_piles[0]) + len(state.vale_piles[1])))
+    return turns
+
+
+def evaluate(state: MysticValeState) -> list[float]:
+    """Points now, plus each druid's future turns at its deck's yield; for the druid in its
+    turn also this turn's field (before the Harvest) or what is left to spend (during it)."""
+    values = [float(sum(state.final_points(d).values())) for d in state.seats]
+    if state.is_over:
+        return values
+    outlooks = [outlook(state, s) for s in range(state.players)]
+    turns = turns_left(state, outlooks)
+    mover = state.seat
+    assert mover is not None
+    for seat, o in enumerate(outlooks):
+        future = turns
+        if state.end_triggered:  # the round is finished: only the seats after the mover
+            future = 1.0 if seat > mover else 0.0
+        mana = mana_vp(future)
+        values[seat] += future * (o.turn_vp + mana * o.turn_mana + SPIRIT_VP * o.turn_spirits)
+        if state.seats[seat].mana_token:  # one mana more at a coming harvest
+            values[seat] += mana
+    values[mover] += this_turn(state, mana_vp(0.0 if state.end_triggered else turns))
+    return values
+
+
+def this_turn(state: MysticValeState, mana: float) -> float:
+    """What the mover's turn in progress still brings: the field not yet harvested, or the
+    mana and spirits not yet spent (a spoil loses the field)."""
+    druid = state.me
+    if druid.spoiled or state.phase == SLEEVE:
+        return 0.0
+    if state.phase == HARVEST:
+        h = state.harvest
+        return mana * state.mana_left() + SPIRIT_VP * sum(h.spirits.values())
+    if state.phase not in ("plant", "reveal", "ability", "spoiling"):
+        return 0.0
+    field = Yield()
+    for x in druid.field:
+        field += card_yield(tuple(druid.cards[x]), druid.band[x])
+    return field.vp + mana * field.mana + SPIRIT_VP * field.spirits
+
+
+def revealed(state: MysticValeState, events: list[Event], seat: int) -> Hashable | None:
+    """What `seat` saw come up by chance: cards turned up (by what is on them, so that twin
+    cards are one outcome), market refills, vales and cards looked at."""
+    seen: list[Hashable] = []
+    for event in events:
+        if not event.reveals or event.kind in ("shuffle_deck", "game_over"):
+            continue
+        if event.kind == "reveal":
+            card = event.public["card"]
+            druid = state.seats[event.seat]  # type: ignore[index]
+            if isinstance(card, int):
+                seen.append((event.seat, tuple(druid.cards[card - 1]), druid.band[card - 1]))
+            else:
+                seen.append((event.seat, None))
+        else:
+            seen.append(json.dumps(event.for_seat(seat), sort_keys=True))
+    return tuple(seen) if seen else None

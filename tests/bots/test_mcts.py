@@ -1,0 +1,168 @@
+"""The MCTS bot's chance nodes: decisions after a reveal are planned per revealed outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any, Self
+
+import pytest
+
+from meadow import games
+from meadow.bots import MctsBot, observe
+from meadow.bots.mcts import Node
+from meadow.core.actions import JSON, Action, Event
+from meadow.core.game import Game, State
+from meadow.core.options import GameOptions
+from meadow.core.result import Result, rank
+from meadow.core.rng import Rng
+
+# A one-player gamble. `safe` scores 2 now. `draw` turns up a face-down card, good or bad,
+# after which the player either `keep`s it (+10 good, -10 bad) or `fold`s (0). Knowing the
+# card before keeping, `draw` is worth 5 on average and beats `safe`; a search that pools the
+# worlds below the draw sees `keep` as 0 on average and takes `safe` (strategy fusion).
+SAFE, DRAW, KEEP, FOLD = "safe", "draw", "keep", "fold"
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Action):
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+class Gamble(Game):
+    id = "gamble"
+    title = "Gamble"
+    min_players = 1
+    max_players = 1
+    Options = GameOptions
+
+    def __init__(self, hook: bool = True) -> None:
+        self.hook = hook
+
+    def _setup(self, players: int, options: GameOptions, seed: int) -> State:
+        return GambleState(self, Rng(seed), good=Rng(seed).below(2) == 1)
+
+    def render_text(self, view: Mapping[str, Any]) -> str:
+        return str(view)
+
+    def evaluate(self, state: State) -> list[float]:
+        assert isinstance(state, GambleState)
+        return [float(state.score)]
+
+    def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
+        if not self.hook:
+            return None
+        shown = [e.public["good"] for e in events if e.kind == "card"]
+        return shown[0] if shown else None
+
+
+class GambleState(State):
+    def __init__(self, game: Gamble, rng: Rng, good: bool) -> None:
+        self.game_ = game
+        self.players = 1
+        self.options = GameOptions()
+        self.rng = rng
+        self.ply = 0
+        self.seat: int | None = 0
+        self.good = good
+        self.drawn = False
+        self.score = 0
+        self._legal: list[Action] | None = None
+
+    @property
+    def game(self) -> Game:  # type: ignore[override]
+        return self.game_
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        return {"drawn": self.drawn, "good": self.good if self.drawn else None}
+
+    def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        world = self.clone()
+        if not self.drawn:
+            world.good = rng.below(2) == 1
+        return world
+
+    def clone(self) -> Self:
+        copy = type(self)(self.game_, self.rng.clone(), self.good)
+        copy.ply, copy.seat, copy.drawn, copy.score = self.ply, self.seat, self.drawn, self.score
+        return copy
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"drawn": self.drawn, "good": self.good, "score": self.score, "seat": self.seat}
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> State:
+        raise NotImplementedError
+
+    @staticmethod
+    def _parse(text: str) -> Action:
+        return Word(text)
+
+    def _generate_legal(self) -> list[Action]:
+        return [Word(KEEP), Word(FOLD)] if self.drawn else [Word(SAFE), Word(DRAW)]
+
+    def _apply(self, action: Action) -> list[Event]:
+        assert isinstance(action, Word)
+        if action.word == DRAW:
+            self.drawn = True
+            return [Event("card", 0, {"good": self.good}, reveals=True)]
+        if action.word == SAFE:
+            self.score = 2
+        elif action.word == KEEP:
+            self.score = 10 if self.good else -10
+        self.seat = None
+        return []
+
+    def _why_illegal(self, action: Action) -> str:
+        return "not now"
+
+    def _result(self) -> Result:
+        return Result((self.score,), ({"score": self.score},), rank([[self.score]]))
+
+
+def _choice(hook: bool, seed: int) -> Action:
+    state = Gamble(hook).setup(1, seed=seed)
+    return MctsBot(iterations=1500, scale=10.0).choose(observe(state, 0), Rng(seed))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_chance_nodes_plan_the_decision_after_a_reveal_per_card(seed):
+    assert _choice(hook=True, seed=seed) == Word(DRAW)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_without_the_hook_the_pooled_worlds_shy_away_from_the_draw(seed):
+    """The same search with the game's hook off: the failure the chance nodes cure."""
+    assert _choice(hook=False, seed=seed) == Word(SAFE)
+
+
+def test_the_tree_below_a_reveal_holds_one_subtree_per_outcome_and_none_mixed():
+    state = Gamble().setup(1, seed=4)
+    observation = observe(state, 0)
+    bot, root, rng = MctsBot(iterations=1, scale=10.0), Node(), Rng(4)
+    for _ in range(400):
+        bot._iterate(observation, root, rng)
+    draw = root.children[Word(DRAW)]
+    assert draw.outcomes is not None and set(draw.outcomes) == {True, False}
+    assert not draw.children  # the decisions live below the outcomes only
+    good, bad = draw.outcomes[True], draw.outcomes[False]
+    keep_good, keep_bad = good.children[Word(KEEP)], bad.children[Word(KEEP)]
+    assert keep_good.value / keep_good.visits > 0.8 > 0.2 > keep_bad.value / keep_bad.visits
+    below = sum(n.visits for o in (good, bad) for n in o.children.values())
+    # The visit that added `draw`, and each outcome's first, end there as new leaves.
+    assert below == draw.visits - 3
+
+
+@pytest.mark.parametrize("game_id", ["topiary", "harmonies", "renature"])
+def test_other_games_name_no_reveal_so_their_search_is_unchanged(game_id):
+    game = games.get(game_id)
+    state, rng = game.setup(2, seed=5), Rng(5)
+    for _ in range(40):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        events = state.apply(legal[rng.below(len(legal))])
+        assert game.revealed(state, events, 0) is None
