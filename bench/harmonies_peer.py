@@ -23,8 +23,9 @@ code) builds the peer's `AdvisorRequestV1` from the seat's view (`observe(...).v
 held and completed cards, the central board, the display and the pouch's counts, all public;
 nothing of the pouch's or the deck's order), runs the advisor once (JSON on stdin, the answer
 on stdout), and plays its best plan step by step in Meadow. A step Meadow refuses is counted
-and replaced by Meadow's first legal action of the same kind; a mandatory step the plan leaves
-out (a token not placed) is filled the same way and counted apart.
+and replaced by Meadow's first legal action of the same kind (a cube: of the same card, else
+dropped); a mandatory step the plan leaves out (a token not placed) is filled the same way
+and counted apart.
 
 The peer's settings are its defaults: no HARMONIES_* environment variable (they are removed
 from the child's environment), no weights file (`EvalWeights::default()`, heuristic mode
@@ -216,10 +217,16 @@ def plan_actions(plan: dict[str, Any]) -> list[Action]:
 
 
 def stand_in(action: Action, legal: Sequence[Action]) -> Action | None:
-    """Meadow's first legal action of the same kind (same colour for a token), if any."""
+    """Meadow's first legal action of the same kind: for a token the same colour if it can,
+    for a cube the same card's (else none: cubes and cards are optional, and one the peer
+    did not plan is not its move)."""
     same = [a for a in legal if type(a) is type(action)]
     if isinstance(action, PlaceToken):
-        same = [a for a in same if a.colour == action.colour] or same
+        colour = action.colour
+        same = [a for a in same if isinstance(a, PlaceToken) and a.colour == colour] or same
+    elif isinstance(action, PlaceCube | TakeCard):
+        card = action.card
+        same = [a for a in same if isinstance(a, PlaceCube | TakeCard) and a.card == card]
     return same[0] if same else None
 
 

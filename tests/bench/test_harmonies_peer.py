@@ -18,7 +18,7 @@ from meadow.bots import observe
 from meadow.core.actions import Action
 from meadow.core.rng import Rng
 from meadow.games.harmonies import components as c
-from meadow.games.harmonies.actions import ChooseSpirit, PlaceToken, TakeTokens
+from meadow.games.harmonies.actions import ChooseSpirit, PlaceCube, PlaceToken, TakeCard, TakeTokens
 from meadow.games.harmonies.rules import HarmoniesState
 
 
@@ -119,6 +119,19 @@ def test_a_refused_step_is_counted_and_stood_in_for() -> None:
     stand_in = turn.applied[-2]
     assert isinstance(stand_in, PlaceToken) and stand_in.colour == last.colour
     assert state.to_move == 1  # the stand-in placed the token and the turn ended
+
+
+def test_a_refused_cube_is_dropped_not_replaced_by_another_cards() -> None:
+    state = deal()
+    _plan, actions = placement_plan(state)
+    card_id = state.display[0]
+    card = c.cards()[card_id].slug
+    actions += [TakeCard(card), PlaceCube(card, "e1")]  # no habitat on a 3-token board
+    turn = hp.play_plan(state, 0, actions)
+    assert len(turn.refused) == 1 and card in turn.refused[0]
+    assert not any(isinstance(a, PlaceCube) for a in turn.applied)
+    assert [card_id, 0] in state.seats[0].held  # taken as planned, no cube on it
+    assert state.to_move == 1
 
 
 def test_a_short_plan_is_completed_with_mandatory_steps() -> None:
