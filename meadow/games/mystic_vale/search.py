@@ -18,7 +18,6 @@ from meadow.core.actions import Event
 from meadow.games.mystic_vale import components as c
 from meadow.games.mystic_vale.rules import (
     HARVEST,
-    SLEEVE,
     Druid,
     MysticValeState,
     _shown_abilities,
@@ -129,7 +128,7 @@ def outlook(state: MysticValeState, seat: int) -> Outlook:
     )
 
 
-def turns_left(state: MysticValeState, outlooks: list[Outlook]) -> float:
+def rounds_left(state: MysticValeState, outlooks: list[Outlook]) -> float:
     """Rounds still to come after this one: the pool's VP at the rate the decks take them,
     or the level-2 vales at about one bought a round (the Yucata and German end)."""
     rate = max(0.8, sum(o.turn_vp for o in outlooks))
@@ -140,38 +139,53 @@ def turns_left(state: MysticValeState, outlooks: list[Outlook]) -> float:
 
 
 def evaluate(state: MysticValeState) -> list[float]:
-    """Points now, plus each druid's future turns at its deck's yield; for the druid in its
-    turn also this turn's field (before the Harvest) or what is left to spend (during it)."""
+    """Points now, plus each druid's turns to come: a field already laid out (the turn in
+    progress, or the next one prepared) by its cards, later turns at the deck's yield."""
     values = [float(sum(state.final_points(d).values())) for d in state.seats]
     if state.is_over:
         return values
     outlooks = [outlook(state, s) for s in range(state.players)]
-    turns = turns_left(state, outlooks)
+    rounds = 0.0 if state.end_triggered else rounds_left(state, outlooks)
     mover = state.seat
     assert mover is not None
     for seat, o in enumerate(outlooks):
-        future = turns
-        if state.end_triggered:  # the round is finished: only the seats after the mover
-            future = 1.0 if seat > mover else 0.0
-        mana = mana_vp(future)
-        values[seat] += future * (o.turn_vp + mana * o.turn_mana + SPIRIT_VP * o.turn_spirits)
-        if state.seats[seat].mana_token:  # one mana more at a coming harvest
+        turns = turns_to_come(state, seat, rounds)
+        mana = mana_vp(rounds)
+        average = o.turn_vp + mana * o.turn_mana + SPIRIT_VP * o.turn_spirits
+        values[seat] += min(1.0, turns) * laid_out(state, seat, mana)
+        values[seat] += max(0.0, turns - 1.0) * average
+        if state.seats[seat].mana_token and turns > 0:  # one mana more at a coming harvest
             values[seat] += mana
-    values[mover] += this_turn(state, mana_vp(0.0 if state.end_triggered else turns))
     return values
 
 
-def this_turn(state: MysticValeState, mana: float) -> float:
-    """What the mover's turn in progress still brings: the field not yet harvested, or the
-    mana and spirits not yet spent (a spoil loses the field)."""
-    druid = state.me
-    if druid.spoiled or state.phase == SLEEVE:
+def in_turn(state: MysticValeState, seat: int) -> bool:
+    """The seat's turn is under way (Prep already belongs to its next turn)."""
+    return seat == state.seat and state.stage == "plant"
+
+
+def turns_to_come(state: MysticValeState, seat: int, rounds: float) -> float:
+    """Turns the seat still plays, the one in progress or prepared counted first: one per
+    round to come, and this round's own if it is under way or still ahead."""
+    mover = state.seat
+    assert mover is not None
+    if in_turn(state, seat) or seat > mover:
+        return rounds + 1.0
+    return rounds
+
+
+def laid_out(state: MysticValeState, seat: int, mana: float) -> float:
+    """What the seat's first turn to come brings that is already known: the field not yet
+    harvested, or in the Harvest the mana and spirits not yet spent (a spoil: nothing)."""
+    druid = state.seats[seat]
+    if druid.spoiled:
         return 0.0
-    if state.phase == HARVEST:
-        h = state.harvest
-        return mana * state.mana_left() + SPIRIT_VP * sum(h.spirits.values())
-    if state.phase not in ("plant", "reveal", "ability", "spoiling"):
-        return 0.0
+    if in_turn(state, seat):
+        if state.phase == HARVEST:
+            h = state.harvest
+            return mana * state.mana_left() + SPIRIT_VP * sum(h.spirits.values())
+        if state.phase not in ("plant", "reveal", "ability", "spoiling"):
+            return 0.0
     field = Yield()
     for x in druid.field:
         field += card_yield(tuple(druid.cards[x]), druid.band[x])
