@@ -20,7 +20,7 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from meadow.bots.base import Bot, Observation
+from meadow.bots.base import Bot, Observation, margins
 from meadow.core.actions import Action
 from meadow.core.game import Game, State
 from meadow.core.rng import Rng
@@ -119,10 +119,12 @@ class TurnBot(Bot):
                     child = line.state.clone()
                     child.apply(action)
                     step = Line(child, (*line.actions, action))
-                    step.worth = game.evaluate_seat(child, seat)
                     if child.is_over or child.to_move != seat:
+                        # a whole turn: now what it leaves the others counts too
+                        step.worth = margins(game.evaluate(child), seat)
                         finished.append(step)
                         continue
+                    step.worth = game.evaluate_seat(child, seat)
                     key = game.position_key(child)
                     if key is not None:
                         if key in seen:

@@ -36,6 +36,9 @@ SPIRIT_SHARE = 0.8  # a spirit's points are only counted once its cube is down
 ONE_SHORT = 0.45  # a landscape one token short of more points
 TOKENS_PER_TURN = 3
 END_EMPTY = 2
+# The best display card counted for the seat about to play: a planner ending its turn then
+# sees what it leaves the next player (denial).
+NEXT_CARD = 0.3
 SPIRIT_FLOOR = 8  # what a spirit's board tends to be worth by the end when it is empty now
 
 Stack = tuple[str, ...]
@@ -77,6 +80,8 @@ def value(state: HarmoniesState, seat: int) -> float:
     total += card_prospects(state, seat, left)
     total += spirit_prospect(state, seat, left, points["spirit"])
     total += landscape_prospects(state, seat, left)
+    if NEXT_CARD:
+        total += next_card(state, seat, left)
     return total
 
 
@@ -89,20 +94,41 @@ def reach(tokens: int, budget: float) -> float:
 
 
 def card_prospects(state: HarmoniesState, seat: int, left: float) -> float:
-    player = state.seats[seat]
     budget = left * TOKENS_PER_TURN
     total = 0.0
-    for card_id, placed in player.held:
-        card = c.cards()[card_id]
-        if card.spirit:
-            continue
-        distances = sorted(habitat_distances(state, seat, card_id))[: card.cubes - placed]
-        spent = 0
-        for k, tokens in enumerate(distances):
-            spent += tokens
-            gain = animal_points(card, placed + k + 1) - animal_points(card, placed + k)
-            total += gain * reach(spent if tokens else 0, budget)
+    for card_id, placed in state.seats[seat].held:
+        if not c.cards()[card_id].spirit:
+            total += card_worth(state, seat, card_id, placed, budget)
     return total
+
+
+def card_worth(state: HarmoniesState, seat: int, card_id: int, placed: int, budget: float) -> float:
+    """A card's points still to come: its next cubes on the nearest distinct habitats."""
+    card = c.cards()[card_id]
+    distances = sorted(habitat_distances(state, seat, card_id))[: card.cubes - placed]
+    total = 0.0
+    spent = 0
+    for k, tokens in enumerate(distances):
+        spent += tokens
+        gain = animal_points(card, placed + k + 1) - animal_points(card, placed + k)
+        total += gain * reach(spent if tokens else 0, budget)
+    return total
+
+
+def next_card(state: HarmoniesState, seat: int, left: float) -> float:
+    """For the seat about to play: the best card of the display it may take (what the
+    seat before it left there, so a planner sees what its turn leaves the next player)."""
+    if state.seat != seat or state.card_taken or state.taken_space >= 0:
+        return 0.0
+    if len(state.seats[seat].held) >= c.HELD_CARD_LIMIT:
+        return 0.0
+    budget = left * TOKENS_PER_TURN
+    worths = [
+        card_worth(state, seat, card_id, 0, budget)
+        for card_id in state.display
+        if c.cards()[card_id].cubes <= state.cube_reserve
+    ]
+    return NEXT_CARD * max(worths, default=0.0)
 
 
 def spirit_prospect(state: HarmoniesState, seat: int, left: float, scored: int) -> float:

@@ -81,7 +81,8 @@ def test_the_evaluation_is_points_plus_prospects_and_final_scores_at_the_end():
     state.seats[1].held = [[FROG, 0]]
     values = HARMONIES.evaluate(state)
     points = [sum(state.points(seat).values()) for seat in range(2)]
-    assert values[0] == points[0]
+    left = planning.turns_left(state)
+    assert values[0] == points[0] + planning.next_card(state, 0, left)
     assert values[1] > points[1]
     assert values[1] == HARMONIES.evaluate_seat(state, 1)
 
@@ -101,3 +102,14 @@ def test_the_order_tokens_went_down_in_does_not_tell_positions_apart():
     third.apply(PlaceToken(a, "c3"))
     third.apply(PlaceToken(b, "a1"))
     assert a == b or HARMONIES.position_key(third) != HARMONIES.position_key(first)
+
+
+def test_the_seat_about_to_play_counts_the_best_card_it_may_take():
+    """What a turn leaves in the display is worth something to the next player."""
+    state = fresh()
+    left = planning.turns_left(state)
+    best = max(planning.card_worth(state, 0, card, 0, 3 * left) for card in state.display)
+    assert planning.next_card(state, 0, left) == planning.NEXT_CARD * best > 0
+    assert planning.next_card(state, 1, left) == 0  # not its turn
+    state.apply(TakeTokens(1))
+    assert planning.next_card(state, 0, left) == 0  # its chance to take one is in the turn
