@@ -31,7 +31,7 @@ def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, li
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
     bot = make_bot(bot_name)
-    if isinstance(bot, Bounded):  # MCTS, and a level (which passes it on to its game's bot)
+    if isinstance(bot, Bounded):  # MCTS, the turn planner, a level (passed on to its bot)
         bot.time_limit = limit
     return str(bot.choose(observation, Rng(new_seed())))
 
