@@ -33,6 +33,9 @@ from the child's environment), no weights file (`EvalWeights::default()`, heuris
 and rayon's default thread count (one per CPU). Its search is deadline-bound: the request's
 `timeBudgetMs` is the time it thinks; the command line has no default for it, so `--peer-ms`
 defaults to 1500, the value in its own fixture requests (its browser extension asks for 106 s).
+`--peer-env HARMONIES_X=V` and `--peer-weights FILE` run it otherwise, e.g. its README's
+recommended set: HARMONIES_HEURISTIC_MODE=dynamic_demand_tuned, HARMONIES_TT_SIZE=21,
+HARMONIES_ROOT_BEAM=2048, HARMONIES_FUTURE_DEPTH=1 and docs/weights.spirit_focused.json.
 
 Mapping: both engines address board spaces as BGA does (odd-q columns, `col`/`row` from 0),
 so Meadow's space `c2` is the peer's {col: 2, row: 1}; Meadow's card ids are BGA's type
@@ -273,12 +276,16 @@ def play_plan(state: HarmoniesState, seat: int, actions: list[Action]) -> TurnPl
 
 @dataclass(frozen=True)
 class Peer:
+    """The built advisor, its catalog, and what it is run with (its defaults unless set)."""
+
     binary: Path
     catalog: Path
     budget_ms: int = PEER_MS
+    env: tuple[tuple[str, str], ...] = ()  # HARMONIES_* settings; none: its defaults
+    weights: Path | None = None  # an EvalWeights file; none: EvalWeights::default()
 
     @classmethod
-    def at(cls, path: Path, budget_ms: int = PEER_MS) -> Peer:
+    def at(cls, path: Path, budget_ms: int = PEER_MS, **settings: Any) -> Peer:
         """A checkout (with its release build) or the built binary inside one."""
         root = path if path.is_dir() else path.parents[2]
         binary = root / BINARY if path.is_dir() else path
@@ -286,22 +293,35 @@ class Peer:
             raise SystemExit(f"{binary}: no harmonies-cli (build it: see this module's docstring)")
         if not (root / CATALOG).is_file():
             raise SystemExit(f"{root / CATALOG}: the peer's card catalog is missing")
-        return cls(binary, root / CATALOG, budget_ms)
+        return cls(binary.resolve(), (root / CATALOG).resolve(), budget_ms, **settings)
+
+    def settings(self) -> str:
+        chosen = [f"{k}={v}" for k, v in self.env]
+        chosen += [f"weights {self.weights}"] if self.weights else []
+        return f"{self.budget_ms} ms/turn, " + (", ".join(chosen) or "defaults otherwise")
 
     def advise(self, req: dict[str, JSON]) -> tuple[dict[str, Any], float]:
-        """Its answer and the wall time of the call."""
+        """Its answer and the wall time of the call (request on stdin unless a weights file
+        is given: the command line takes that only after a request file and the catalog)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("HARMONIES_")}
-        started = time.perf_counter()
-        done = subprocess.run(
-            [str(self.binary)],
-            input=json.dumps(req),
-            capture_output=True,
-            text=True,
-            env=env,
-            cwd=self.catalog.parent.parent,  # its default catalog path is relative
-            check=False,
-        )
-        elapsed = time.perf_counter() - started
+        env.update(self.env)
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            command = [str(self.binary)]
+            if self.weights is not None:
+                json.dump(req, f)
+                f.flush()
+                command += [f.name, str(self.catalog), str(self.weights)]
+            started = time.perf_counter()
+            done = subprocess.run(
+                command,
+                input=json.dumps(req),
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=self.catalog.parent.parent,  # its default catalog path is relative
+                check=False,
+            )
+            elapsed = time.perf_counter() - started
         if done.returncode != 0:
             raise RuntimeError(f"harmonies-cli failed ({done.returncode}): {done.stderr[-500:]}")
         return json.loads(done.stdout), elapsed
@@ -329,8 +349,7 @@ class Match:
     seed: int  # the deal
     peer_seat: int
     bot: str
-    peer: Path
-    peer_ms: int
+    peer: Peer
 
 
 @dataclass
@@ -369,7 +388,7 @@ def score_checks(view: dict[str, Any], answer: dict[str, Any]) -> list[tuple[int
 def play_game(match: Match) -> Record:
     state = games.get("harmonies").setup(PLAYERS, OPTIONS, match.seed)
     assert isinstance(state, HarmoniesState)
-    peer = Peer.at(match.peer, match.peer_ms)
+    peer = match.peer
     bot = make_bot(match.bot, trust_imports=True)
     rng = Rng(match.seed).spawn()
     think: dict[str, list[float]] = {"bot": [], "peer": []}
@@ -383,7 +402,7 @@ def play_game(match: Match) -> Record:
         if seat == match.peer_seat:
             view = observe(state, seat).view
             answer, seconds = peer.advise(
-                request(view, seat, match.peer_ms, match.seed * 1000 + state.ply)
+                request(view, seat, peer.budget_ms, match.seed * 1000 + state.ply)
             )
             think["peer"].append(seconds)
             checks += score_checks(view, answer)
@@ -419,11 +438,9 @@ def play_game(match: Match) -> Record:
 # -- many games -------------------------------------------------------------------------
 
 
-def matches(bot: str, peer: Path, peer_ms: int, deals: int, seed: int) -> list[Match]:
+def matches(bot: str, peer: Peer, deals: int, seed: int) -> list[Match]:
     """Each deal twice, the seats swapped."""
-    return [
-        Match(seed + i, peer_seat, bot, peer, peer_ms) for i in range(deals) for peer_seat in (1, 0)
-    ]
+    return [Match(seed + i, peer_seat, bot, peer) for i in range(deals) for peer_seat in (1, 0)]
 
 
 def run(todo: list[Match], jobs: int) -> Iterator[Record]:
@@ -471,6 +488,17 @@ def report(records: list[Record], bot: str) -> list[str]:
     return lines
 
 
+def peer_env(pairs: list[str]) -> tuple[tuple[str, str], ...]:
+    """`--peer-env KEY=VALUE` items: only the peer's own HARMONIES_* settings."""
+    env = []
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.startswith("HARMONIES_"):
+            raise SystemExit(f"--peer-env {pair!r}: expected HARMONIES_<NAME>=<value>")
+        env.append((key, value))
+    return tuple(env)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
@@ -483,20 +511,30 @@ def main() -> None:
     parser.add_argument(
         "--peer-ms", type=int, default=PEER_MS, help="the peer's time budget per turn (ms)"
     )
+    parser.add_argument(
+        "--peer-env",
+        action="append",
+        default=[],
+        metavar="HARMONIES_X=V",
+        help="a setting of the peer (repeatable); none by default, i.e. its defaults",
+    )
+    parser.add_argument("--peer-weights", type=Path, help="the peer's EvalWeights file")
     args = parser.parse_args()
     if args.n < 1 or args.jobs < 1:
         raise SystemExit("-n and --jobs must be 1 or more")
-    Peer.at(args.peer, args.peer_ms)  # a missing build fails before any game
+    peer = Peer.at(  # a missing build fails before any game
+        args.peer, args.peer_ms, env=peer_env(args.peer_env), weights=args.peer_weights
+    )
     make_bot(args.bot, trust_imports=True)
-    todo = matches(args.bot, args.peer, args.peer_ms, args.n, args.seed)
+    todo = matches(args.bot, peer, args.n, args.seed)
     started = time.perf_counter()
     records = sorted(run(todo, args.jobs), key=lambda r: (r.match.seed, r.match.peer_seat))
     elapsed = time.perf_counter() - started
     print(
         f"Harmonies, 2 players, side A, Nature's Spirits; {len(records)} games "
         f"({args.n} deals x 2 seatings, seeds {args.seed}..{args.seed + args.n - 1}); "
-        f"peer budget {args.peer_ms} ms/turn, defaults otherwise; jobs {args.jobs}; "
-        f"{elapsed:.0f} s; load average {os.getloadavg()[0]:.2f}"
+        f"peer: {peer.settings()}; jobs {args.jobs}; {elapsed:.0f} s; "
+        f"load average {os.getloadavg()[0]:.2f}"
     )
     print()
     for line in report(records, args.bot):

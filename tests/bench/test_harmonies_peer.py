@@ -141,6 +141,13 @@ def test_a_short_plan_is_completed_with_mandatory_steps() -> None:
     assert state.to_move == 1
 
 
+def test_peer_settings_are_only_its_own_harmonies_variables() -> None:
+    assert hp.peer_env(["HARMONIES_FUTURE_DEPTH=1"]) == (("HARMONIES_FUTURE_DEPTH", "1"),)
+    for wrong in ("PATH=/tmp", "HARMONIES_FUTURE_DEPTH"):
+        with pytest.raises(SystemExit):
+            hp.peer_env([wrong])
+
+
 PEER = os.environ.get("MEADOW_HARMONIES_PEER", "")
 
 
