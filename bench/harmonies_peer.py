@@ -30,9 +30,11 @@ and counted apart.
 The peer's settings are its defaults: no HARMONIES_* environment variable (they are removed
 from the child's environment), no weights file (`EvalWeights::default()`, heuristic mode
 "baseline", root beam 512, future depth 4), its own card catalog `docs/cards_database.json`,
-and rayon's default thread count (one per CPU). Its search is deadline-bound: the request's
-`timeBudgetMs` is the time it thinks; the command line has no default for it, so `--peer-ms`
-defaults to 1500, the value in its own fixture requests (its browser extension asks for 106 s).
+and rayon's default thread count (one per CPU). Its lookahead stops at the request's
+`timeBudgetMs`, but the first stage (every plan for this turn) always runs to the end, so a
+turn may take longer, the first one most (two spirits to choose from). The command line has
+no default budget, so `--peer-ms` defaults to 1500, the value in its own fixture requests
+(its browser extension asks for 106 s).
 `--peer-env HARMONIES_X=V` and `--peer-weights FILE` run it otherwise, e.g. its README's
 recommended set: HARMONIES_HEURISTIC_MODE=dynamic_demand_tuned, HARMONIES_TT_SIZE=21,
 HARMONIES_ROOT_BEAM=2048, HARMONIES_FUTURE_DEPTH=1 and docs/weights.spirit_focused.json.
@@ -44,7 +46,10 @@ map blue/gray/brown/green/yellow/red to water/mountain/trunk/foliage/field/build
 peer's own score of both boards (`initialScores`) is compared with Meadow's at each of its
 turns. Rule difference: in card habitats and in the Cat's and the Stork's groups the peer
 takes any red-topped stack, a lone red token too, for a Building; Meadow (the referee), as
-the rulebook, only 2-high ones. Its Building category itself agrees with Meadow's.
+the rulebook, only 2-high ones. Its Building category itself agrees with Meadow's. Its river
+is measured from the river's end tokens (one blue neighbour at most), so a clump of blue may
+score less than in Meadow, which takes the longest shortest path. Its `score` command agreed
+with Meadow on every category of 357 of 360 boards from random games, the 3 others in water.
 """
 
 from __future__ import annotations
