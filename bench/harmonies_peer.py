@@ -50,6 +50,8 @@ the rulebook, only 2-high ones. Its Building category itself agrees with Meadow'
 is measured from the river's end tokens (one blue neighbour at most), so a clump of blue may
 score less than in Meadow, which takes the longest shortest path. Its `score` command agreed
 with Meadow on every category of 357 of 360 boards from random games, the 3 others in water.
+tests/bench/test_harmonies_peer.py runs the peer too when MEADOW_HARMONIES_PEER names the
+built checkout.
 """
 
 from __future__ import annotations

@@ -165,3 +165,26 @@ def test_the_peers_first_plan_is_legal_in_meadow() -> None:
     turn = hp.play_plan(state, 0, hp.plan_actions(answer["bestMoves"][0]))
     assert (turn.refused, turn.filled) == ([], 0)
     assert state.to_move == 1
+
+
+@pytest.mark.skipif(
+    not PEER or not (Path(PEER) / hp.BINARY).is_file(),
+    reason="MEADOW_HARMONIES_PEER names no built miles2542/harmonies-bot checkout",
+)
+def test_the_peer_scores_mapped_boards_as_meadow_does() -> None:
+    # Water and spirits left out: the rules differ there (see the bench module's docstring).
+    same = ("trees", "mountains", "fields", "buildings", "animals")
+    peer = hp.Peer.at(Path(PEER))
+    for seed in range(3):
+        state = deal(seed)
+        rng = Rng(seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            cubes = [a for a in legal if isinstance(a, PlaceCube | TakeCard)]
+            choices = cubes or legal  # cards and cubes first, so animals score too
+            state.apply(choices[rng.below(len(choices))])
+        view = dict(state.view(0), to_move=0)
+        theirs = peer.score(hp.snapshot(view, 0))
+        for seat in range(2):
+            ours = state.points(seat)
+            assert [ours[k] for k in same] == [theirs[hp.PEER_IDS[seat]][k] for k in same]
