@@ -286,16 +286,20 @@ def report(
         "levels": {
             name: {
                 "spec": spec_for(specs[e], game_id) if specs[e] in LEVELS else specs[e],
-                "elo": round(ratings[e].elo, 1),
-                "low": round(ratings[e].low, 1),
-                "high": round(ratings[e].high, 1),
+                "elo": _tenths(ratings[e].elo),
+                "low": _tenths(ratings[e].low),
+                "high": _tenths(ratings[e].high),
                 "games": played[e],
-                "seconds": thought[e][0] / thought[e][1] if thought[e][1] else 0.0,
+                "seconds_per_decision": round(thought[e][0] / max(thought[e][1], 1), 4),
                 "decisions": thought[e][1],
             }
             for e, name in enumerate(names)
         },
     }
+
+
+def _tenths(value: float) -> float:
+    return round(value, 1) + 0.0  # never -0.0, which would print as "-0"
 
 
 def print_report(out: dict[str, Any]) -> None:
@@ -311,7 +315,7 @@ def print_report(out: dict[str, Any]) -> None:
         interval = f"{level['low']:.0f}..{level['high']:.0f}"
         print(
             f"{name:<10}{level['spec']:<14}{level['elo']:>7.0f}{interval:>18}"
-            f"{level['games']:>7}{level['seconds']:>12.3f}"
+            f"{level['games']:>7}{level['seconds_per_decision']:>12.3f}"
         )
     print(f"(Elo relative to {out['anchor']} = 0)")
 
@@ -326,7 +330,8 @@ def write_package(out: dict[str, Any], path: Path = LADDER_FILE) -> None:
             continue
         measured = level["spec"] == spec_for(name, out["game"])
         levels[name] = {
-            key: level[key] for key in ("elo", "low", "high", "games", "spec", "seconds")
+            key: level[key]
+            for key in ("elo", "low", "high", "games", "spec", "seconds_per_decision")
         } | {"measured": measured, "command": out["command"], "date": out["date"]}
     data.setdefault("games", {})[out["game"]] = {"anchor": out["anchor"], "levels": levels}
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -117,8 +117,8 @@ def _measured() -> dict[str, Any]:
 
 def ratings(game_id: str) -> dict[str, dict[str, Any]]:
     """What `bench/ladder.py` measured of each level in `game_id`: elo, low, high, games,
-    spec, measured (False for figures from stand-in budgets), command, date. Levels never
-    measured are missing."""
+    spec, seconds_per_decision, measured (False for figures from a stand-in bot), command,
+    date. Levels never measured are missing."""
     return dict(_measured().get("games", {}).get(game_id, {}).get("levels", {}))
 
 

@@ -77,7 +77,7 @@ def test_the_package_ladder_marks_standins_as_not_measured(tmp_path):
     path = tmp_path / "ladder.json"
     write_package(out, path)
     levels = json.loads(path.read_text())["games"]["topiary"]["levels"]
-    assert levels["easy"]["measured"] is True and levels["easy"]["seconds"] == 0.1
+    assert levels["easy"]["measured"] is True and levels["easy"]["seconds_per_decision"] == 0.1
     assert levels["easy"]["spec"] == spec_for("easy", "topiary")
     assert levels["medium"]["measured"] is False and levels["medium"]["spec"] == "mcts:5"
 
