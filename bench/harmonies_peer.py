@@ -371,6 +371,7 @@ class Record:
     refused: list[str]
     filled: int
     checks: list[tuple[int, int, int]]  # per board at the peer's turns, see score_checks
+    depths: list[int]  # per peer turn: lookahead turns completed before its deadline
 
 
 def lone_reds(stacks: dict[str, list[str]]) -> int:
@@ -401,6 +402,7 @@ def play_game(match: Match) -> Record:
     think: dict[str, list[float]] = {"bot": [], "peer": []}
     refused: list[str] = []
     checks: list[tuple[int, int, int]] = []
+    depths: list[int] = []
     filled = 0
     bot_turn = 0.0
     while not state.is_over:
@@ -413,6 +415,7 @@ def play_game(match: Match) -> Record:
             )
             think["peer"].append(seconds)
             checks += score_checks(view, answer)
+            depths.append(answer.get("progress", {}).get("depthCompleted", 0))
             plans = answer.get("bestMoves") or []
             turn = play_plan(state, seat, plan_actions(plans[0]) if plans else [])
             refused += turn.refused
@@ -439,6 +442,7 @@ def play_game(match: Match) -> Record:
         refused=refused,
         filled=filled,
         checks=checks,
+        depths=depths,
     )
 
 
@@ -482,11 +486,14 @@ def report(records: list[Record], bot: str) -> list[str]:
     checks = [k for r in records for k in r.checks]
     refused = [s for r in records for s in r.refused]
     peer_turns = sum(len(r.think["peer"]) for r in records)
+    depths = [d for r in records for d in r.depths]
     differ = [(ours, theirs, lone) for ours, theirs, lone in checks if ours != theirs]
     lines += [
         "",
         f"peer turns: {peer_turns}; plan steps Meadow refused: {len(refused)}; "
-        f"mandatory steps filled in: {sum(r.filled for r in records)}",
+        f"mandatory steps filled in: {sum(r.filled for r in records)}; the peer's lookahead "
+        f"completed {fmean(depths) if depths else 0:.2f} turns on average (0 on "
+        f"{sum(d == 0 for d in depths)} turns)",
         f"score checks at the peer's turns: the peer's total equals Meadow's on "
         f"{len(checks) - len(differ)} of {len(checks)} boards; of the {len(differ)} others, "
         f"{sum(1 for *_, lone in differ if lone)} hold a lone red token",

@@ -188,3 +188,29 @@ def test_the_peer_scores_mapped_boards_as_meadow_does() -> None:
         for seat in range(2):
             ours = state.points(seat)
             assert [ours[k] for k in same] == [theirs[hp.PEER_IDS[seat]][k] for k in same]
+
+
+def test_the_report_splits_ties_and_counts_refusals() -> None:
+    points = dict.fromkeys(("trees", "mountains", "fields", "buildings", "water"), 0)
+    points |= {"animals": 0, "spirit": 0}
+
+    def record(shares: tuple[float, float], refused: list[str]) -> hp.Record:
+        match = hp.Match(1, 0, "greedy", hp.Peer(Path("x"), Path("y")))
+        return hp.Record(
+            match=match,
+            scores={"bot": 50, "peer": 50},
+            shares={"bot": shares[0], "peer": shares[1]},
+            points={"bot": points, "peer": points},
+            think={"bot": [0.5], "peer": [1.0, 3.0]},
+            refused=refused,
+            filled=0,
+            checks=[(50, 50, 0)],
+            depths=[1],
+        )
+
+    lines = hp.report([record((1, 0), []), record((0.5, 0.5), ["cube x e1: no"])], "greedy")
+    bot, peer = lines[2], lines[3]
+    assert bot.startswith("| meadow greedy | 1.5 | 75.0% |")
+    assert peer.startswith("| miles2542/harmonies-bot | 0.5 | 25.0% |")
+    assert peer.endswith("| 2.00 |")  # seconds per turn over both games' turns
+    assert "refused: 1;" in "\n".join(lines)
