@@ -6,12 +6,13 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from typing import Any
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import Bot, make_bot, observe
 from meadow.bots.levels import Bounded
 from meadow.core.rng import Rng, new_seed
 
@@ -30,10 +31,27 @@ def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, li
     most `limit` seconds of search whatever budget its name asks for."""
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
-    bot = make_bot(bot_name)
+    bot = _kept(game_id, bot_name, seat)
     if isinstance(bot, Bounded):  # MCTS, the turn planner, a level (passed on to its bot)
         bot.time_limit = limit
     return str(bot.choose(observation, Rng(new_seed())))
+
+
+# A worker keeps its bots between decisions: a bot that plans a whole turn (the turn planner)
+# then plays the rest of its plan instead of planning again at each decision. A kept plan is
+# only played in the position it was made for (the bot checks), so sharing a bot between
+# tables in the same position costs nothing but a fresh plan.
+_KEPT: OrderedDict[tuple[str, str, int], Bot] = OrderedDict()
+KEPT_BOTS = 64
+
+
+def _kept(game_id: str, bot_name: str, seat: int) -> Bot:
+    key = (game_id, bot_name, seat)
+    bot = _KEPT.pop(key, None) or make_bot(bot_name)
+    _KEPT[key] = bot
+    while len(_KEPT) > KEPT_BOTS:
+        _KEPT.popitem(last=False)
+    return bot
 
 
 def _leave_with(server: int) -> None:

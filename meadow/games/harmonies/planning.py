@@ -250,5 +250,6 @@ def position_key(state: HarmoniesState) -> tuple[object, ...]:
         tuple(sorted(state.hand)),
         state.card_taken,
         tuple(state.display),
+        tuple(map(tuple, state.central)),
         seats,
     )
