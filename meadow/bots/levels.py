@@ -34,6 +34,8 @@ LADDER: dict[str, dict[str, str]] = {
         "hard": "mcts:1s",
         "expert": "mcts:3s",
     },
+    # A Harmonies turn is several decisions worth only together: planned whole (docs/ai.md).
+    "harmonies": {"hard": "turn:16:1s", "expert": "turn:16:3s"},
 }
 
 # The most any one decision of a level may take, in seconds, whatever its bot's budget

@@ -35,7 +35,7 @@ def test_a_game_of_its_own_overrides_only_the_levels_it_names(monkeypatch):
     monkeypatch.setitem(LADDER, "topiary", {"hard": "mcts:7"})
     assert spec_for("hard", "topiary") == "mcts:7"
     assert spec_for("easy", "topiary") == LADDER["default"]["easy"]
-    assert spec_for("hard", "harmonies") == LADDER["default"]["hard"]
+    assert spec_for("hard", "renature") == LADDER["default"]["hard"]
 
 
 def test_a_level_plays_each_game_with_that_games_bot_kept_between_moves(monkeypatch):
