@@ -3,8 +3,9 @@
 Every iteration draws a world from the observation, walks one shared tree (children kept
 per action; a child counts as available only when it is legal in the drawn world), adds one
 node, plays at random for a while (the game's `rollout_depth` unless the bot sets its own)
-and scores the end with the game's evaluation. Chance is handled by the worlds: each
-carries its own fresh generator, so draws differ per iteration.
+and scores the end with the game's evaluation, as the change of the mover's lead from its
+lead in one sampled world at the root. Chance is handled by the worlds: each carries its
+own fresh generator, so draws differ per iteration.
 
 Where a game names what a step revealed (`Game.revealed`: a card turned up), the node after
 that step is a chance node: the walk goes on below the outcome the searching seat saw, one
@@ -36,9 +37,16 @@ class Node:
     outcomes: dict[Hashable, Node] | None = None
 
 
-def reward(values: list[float], seat: int, scale: float) -> float:
-    """0..1: a smooth win/loss from the seat's lead."""
-    return 0.5 + 0.5 * math.tanh(margins(values, seat) / scale)
+def reward(values: list[float], seat: int, scale: float, start: float = 0.0) -> float:
+    """0..1: a smooth gain or loss of the seat's lead over `start`, its lead at the root.
+    Measured from the root, a game already far ahead or behind keeps telling good moves from
+    bad; measured from 0, the tanh would flatten them all alike."""
+    return 0.5 + 0.5 * math.tanh((margins(values, seat) - start) / scale)
+
+
+def leads(values: list[float]) -> list[float]:
+    """Every seat's lead (or deficit) in one evaluation."""
+    return [margins(values, seat) for seat in range(len(values))]
 
 
 class MctsBot(Bot):
@@ -66,6 +74,7 @@ class MctsBot(Bot):
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
+        base = leads(observation.game.evaluate(observation.world(rng)))
         start = time.perf_counter()
         deadline = start + self.seconds
         stop = start + self.time_limit if self.time_limit is not None else math.inf
@@ -75,12 +84,14 @@ class MctsBot(Bot):
         ):
             if self.time_limit is not None and time.perf_counter() >= stop:
                 break
-            self._iterate(observation, root, rng)
+            self._iterate(observation, root, rng, base)
             done += 1
         legal = [a for a in observation.legal if a in root.children]
         return max(legal, key=lambda a: root.children[a].visits) if legal else observation.legal[0]
 
-    def _iterate(self, observation: Observation, root: Node, rng: Rng) -> None:
+    def _iterate(
+        self, observation: Observation, root: Node, rng: Rng, base: list[float] | None = None
+    ) -> None:
         world = observation.world(rng)
         game = observation.game
         node, path, movers = root, [], []
@@ -125,7 +136,8 @@ class MctsBot(Bot):
         values = game.evaluate(world)
         for child, mover in zip(path, movers, strict=True):
             child.visits += 1
-            child.value += reward(values, mover, self.scale)  # type: ignore[arg-type]
+            start = base[mover] if base else 0.0  # type: ignore[index]
+            child.value += reward(values, mover, self.scale, start)  # type: ignore[arg-type]
 
 
 def _ucb(node: Node, log_total: float) -> float:
