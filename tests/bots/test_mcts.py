@@ -166,3 +166,14 @@ def test_other_games_name_no_reveal_so_their_search_is_unchanged(game_id):
         legal = state.legal_actions()
         events = state.apply(legal[rng.below(len(legal))])
         assert game.revealed(state, events, 0) is None
+
+
+def test_the_reward_measures_the_lead_from_the_root_so_a_big_lead_still_separates_moves():
+    from meadow.bots.mcts import leads, reward
+
+    root = leads([60.0, 20.0])
+    assert root == [40.0, -40.0]
+    assert reward([60.0, 20.0], 0, 10.0, root[0]) == 0.5
+    better = reward([62.0, 20.0], 0, 10.0, root[0]) - reward([60.0, 20.0], 0, 10.0, root[0])
+    flat = reward([62.0, 20.0], 0, 10.0) - reward([60.0, 20.0], 0, 10.0)
+    assert better > 0.05 > 0.001 > flat
