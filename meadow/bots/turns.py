@@ -124,12 +124,12 @@ class TurnBot(Bot):
                         step.worth = margins(game.evaluate(child), seat)
                         finished.append(step)
                         continue
-                    step.worth = game.evaluate_seat(child, seat)
                     key = game.position_key(child)
                     if key is not None:
                         if key in seen:
                             continue
                         seen.add(key)
+                    step.worth = game.evaluate_seat(child, seat)
                     grown.append(step)
             frontier = self._keep(grown, width)
         return max(finished, key=lambda line: line.worth, default=None)
