@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import time
+
 from meadow.bots.base import Bot, Observation, margins
 from meadow.core.actions import Action
 from meadow.core.game import State
@@ -35,6 +38,9 @@ class GreedyBot(Bot):
 
     def __init__(self, worlds: int = 3) -> None:
         self.worlds = worlds
+        # A bound on any one think (a server's, a level's): past it, the best action tried
+        # so far is played. Only a very long list of actions comes near it.
+        self.time_limit: float | None = None
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
@@ -42,7 +48,10 @@ class GreedyBot(Bot):
         seeds = [rng.next_u64() for _ in range(self.worlds)]
         evaluate = observation.game.evaluate
         best, best_value = observation.legal[0], float("-inf")
+        stop = math.inf if self.time_limit is None else time.perf_counter() + self.time_limit
         for action in observation.legal:
+            if time.perf_counter() >= stop:
+                break
             value = 0.0
             for seed in seeds:  # the same worlds for every action: a fair comparison
                 world = observation.world(Rng(seed))
