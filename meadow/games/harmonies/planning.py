@@ -16,7 +16,7 @@ The weights were set by play tests of the planner against Meadow's other bots (d
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from meadow.games.harmonies import components as c
 from meadow.games.harmonies.rules import HarmoniesState, _habitats_around
@@ -59,6 +59,13 @@ def _grows_into(stack: Stack, landscape: str, extra: int) -> bool:
         for target in c.LEGAL_STACKS
         if len(target) == len(stack) + extra and target[: len(stack)] == stack
     )
+
+
+# Per landscape: the tokens each stack a space may hold needs to show it (absent: never).
+_NEED: dict[str, dict[Stack, int]] = {
+    land: {stack: n for stack in c.LEGAL_STACKS if (n := tokens_needed(stack, land)) is not None}
+    for land in set(c.LANDSCAPES.values())
+}
 
 
 def turns_left(state: HarmoniesState) -> float:
@@ -146,21 +153,27 @@ def spirit_prospect(state: HarmoniesState, seat: int, left: float, scored: int) 
 def habitat_distances(state: HarmoniesState, seat: int, card_id: int) -> list[int]:
     """Per free space: the fewest tokens that would make it a cube space for the card."""
     player = state.seats[seat]
-    stacks, cubes = player.stacks, player.cubes
-    want = c.cards()[card_id].cube_landscape
+    return list(_distances(state.board.side, card_id, tuple(player.stacks), tuple(player.cubes)))
+
+
+@lru_cache(maxsize=4096)  # a search meets the other seat's board again and again
+def _distances(
+    side: str, card_id: int, stacks: tuple[Stack, ...], cubes: tuple[int, ...]
+) -> tuple[int, ...]:
+    own_need = _NEED[c.cards()[card_id].cube_landscape]
     result = []
-    for i, habitats in enumerate(_habitats_around(state.board.side, card_id)):
+    for i, habitats in enumerate(_habitats_around(side, card_id)):
         if cubes[i]:
             continue
-        own = tokens_needed(stacks[i], want)
+        own = own_need.get(stacks[i])
         if own is None:
             continue
         best = None
         for habitat in habitats:
             tokens = own
-            for j, needed in habitat:
-                more = tokens_needed(stacks[j], needed)
-                if more is None or (more and cubes[j]):
+            for j, land in habitat:
+                more = _NEED[land].get(stacks[j])
+                if more is None or (more and cubes[j]):  # a cube stops a stack
                     break
                 tokens += more
             else:
@@ -168,7 +181,7 @@ def habitat_distances(state: HarmoniesState, seat: int, card_id: int) -> list[in
                     best = tokens
         if best is not None:
             result.append(best)
-    return result
+    return tuple(result)
 
 
 def landscape_prospects(state: HarmoniesState, seat: int, left: float) -> float:
