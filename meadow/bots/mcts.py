@@ -3,9 +3,10 @@
 Every iteration draws a world from the observation, walks one shared tree (children kept
 per action; a child counts as available only when it is legal in the drawn world), adds one
 node, plays at random for a while (the game's `rollout_depth` unless the bot sets its own)
-and scores the end with the game's evaluation, as the change of the mover's lead from its
-lead in one sampled world at the root. Chance is handled by the worlds: each carries its
-own fresh generator, so draws differ per iteration.
+and scores the end with the game's evaluation: the mover's lead, or where the game asks for
+it (`Game.lead_from_root`) the change of that lead from one sampled world at the root.
+Chance is handled by the worlds: each carries its own fresh generator, so draws differ per
+iteration.
 
 Where a game names what a step revealed (`Game.revealed`: a card turned up), the node after
 that step is a chance node: the walk goes on below the outcome the searching seat saw, one
@@ -74,7 +75,9 @@ class MctsBot(Bot):
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()
-        base = leads(observation.game.evaluate(observation.world(rng)))
+        base = None
+        if observation.game.lead_from_root:
+            base = leads(observation.game.evaluate(observation.world(rng)))
         start = time.perf_counter()
         deadline = start + self.seconds
         stop = start + self.time_limit if self.time_limit is not None else math.inf

@@ -37,6 +37,11 @@ class Game(ABC):
     # Random decisions a search plays past a new node before trusting `evaluate`: 0 where the
     # evaluation already sees what matters, more where it misses plans in progress.
     rollout_depth: ClassVar[int] = 30
+    # Whether a search rewards the change of a seat's lead from the position it searches
+    # from rather than the lead itself: for evaluations that put seats far apart long before
+    # the end (Mystic Vale's counts the turns to come), where a reward of the lead would
+    # flatten every move alike.
+    lead_from_root: ClassVar[bool] = False
 
     @property
     def player_counts(self) -> range:

@@ -157,8 +157,10 @@ def test_the_tree_below_a_reveal_holds_one_subtree_per_outcome_and_none_mixed():
 
 
 @pytest.mark.parametrize("game_id", ["topiary", "harmonies", "renature"])
-def test_other_games_name_no_reveal_so_their_search_is_unchanged(game_id):
+def test_other_games_keep_the_search_as_it_was(game_id):
+    """No reveals named, the reward from a lead of 0: their trees are built as before."""
     game = games.get(game_id)
+    assert not game.lead_from_root
     state, rng = game.setup(2, seed=5), Rng(5)
     for _ in range(40):
         if state.is_over:

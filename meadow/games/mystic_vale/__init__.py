@@ -21,6 +21,7 @@ class MysticVale(Game):
     Options = MysticValeOptions
     state_class = MysticValeState
     rollout_depth = 0  # the evaluation sees the decks' yield to come (search.py)
+    lead_from_root = True  # that yield puts seats 10-20 points apart early on
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, MysticValeOptions)
