@@ -54,14 +54,19 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
 
 
 def _turn_bot(spec: str, rest: str) -> Bot:
-    """turn:<width>:<seconds>s, either part optional (turn, turn:60, turn:60:2s)."""
+    """turn:<width>:<seconds>s[:ahead=<turns>], each part optional (turn, turn:60,
+    turn:16:3s:ahead=8)."""
+    rest, _, ahead = rest.partition(":ahead=")
     width, _, seconds = rest.partition(":")
     try:
-        bot = TurnBot(int(width or "16"), float(seconds.removesuffix("s") or "1"))
+        bot = TurnBot(
+            int(width or "16"), float(seconds.removesuffix("s") or "1"), int(ahead or "0")
+        )
     except ValueError:
         raise MeadowError(
-            f"bot {spec!r}: a turn planner is turn:<width>:<seconds>s (turn:16:1s), "
-            "a width of 1 or more and a positive time"
+            f"bot {spec!r}: a turn planner is turn:<width>:<seconds>s[:ahead=<turns>] "
+            "(turn:16:1s, turn:16:3s:ahead=8): a width of 1 or more, a positive time, "
+            "0 or more turns to weigh again"
         ) from None
     return bot
 

@@ -26,6 +26,9 @@ from meadow.core.game import Game, State
 from meadow.core.rng import Rng
 
 PER_OPENING = 2  # partial turns kept under each first decision, whatever their rank
+LOOK_AHEAD_WORLDS = 2  # refills each candidate turn is played on in
+MAX_WIDTH = 1024  # past this the beam's time is better spent elsewhere
+MAX_TURNS_AHEAD = 8  # a bound on the turns played on (the others' and the seat's next)
 
 
 @dataclass(slots=True)
@@ -44,13 +47,14 @@ class Plan:
 
 
 class TurnBot(Bot):
-    def __init__(self, width: int = 16, seconds: float = 1.0) -> None:
-        if width < 1 or seconds <= 0:
+    def __init__(self, width: int = 16, seconds: float = 1.0, ahead: int = 0) -> None:
+        if width < 1 or seconds <= 0 or ahead < 0:
             raise ValueError("a turn planner needs a width of 1 or more and a positive time")
         self.width = width
         self.seconds = seconds
+        self.ahead = ahead  # best whole turns weighed again by playing on (0: none)
         self.time_limit: float | None = None  # a server's bound on any one think
-        self.name = f"turn:{width}:{seconds:g}s"
+        self.name = f"turn:{width}:{seconds:g}s" + (f":ahead={ahead}" if ahead else "")
         self._plan: Plan | None = None
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
@@ -61,7 +65,7 @@ class TurnBot(Bot):
         planned = self._planned(observation.seat, key)
         if planned is not None and planned in observation.legal:
             return planned
-        line = self._search(world, observation.seat, observation.game)
+        line = self._search(observation, world, rng)
         self._remember(world, observation.seat, observation.game, line)
         return line.actions[0] if line.actions else observation.legal[0]
 
@@ -86,27 +90,78 @@ class TurnBot(Bot):
             state.apply(action)
         self._plan = plan
 
-    def _search(self, world: State, seat: int, game: Game) -> Line:
-        """Beams of growing width while the time lasts: the widest one that finished wins."""
+    def _search(self, observation: Observation, world: State, rng: Rng) -> Line:
+        """Beams of growing width while the time lasts (the widest one that finished wins),
+        then, with `ahead`, the best few turns weighed again by playing on."""
+        seat, game = observation.seat, observation.game
         start = time.perf_counter()
         deadline = start + self._budget()
         stop = start + self.time_limit if self.time_limit is not None else None
+        # with a look ahead, the beams take a third of the time and the look the rest
+        widen_until = start + self._budget() / 3 if self.ahead else deadline
         width = self.width
-        best = self._beam(world, seat, game, width, stop)
-        if best is None:  # past a server's bound: the narrowest beam costs a few ms
-            best = self._beam(world, seat, game, 1, None)
-        while best is not None and time.perf_counter() < deadline:
+        finished = self._beam(world, seat, game, width, stop)
+        if finished is None:  # past a server's bound: the narrowest beam costs a few ms
+            finished = self._beam(world, seat, game, 1, None, every_opening=False) or []
+        while finished and width < MAX_WIDTH and time.perf_counter() < widen_until:
             width *= 2
-            wider = self._beam(world, seat, game, width, deadline)
-            if wider is None:
+            wider = self._beam(world, seat, game, width, widen_until)
+            if not wider:
                 break
-            best = wider
-        return best if best is not None else Line(world, ())
+            finished = wider
+        if not finished:
+            return Line(world, ())
+        if self.ahead and len(finished) > 1:
+            return self._look_ahead(observation, finished, rng, deadline)
+        return _best(finished)
+
+    def _look_ahead(
+        self, observation: Observation, finished: list[Line], rng: Rng, deadline: float
+    ) -> Line:
+        """Each of the best whole turns played on in a few worlds (their refills differ):
+        the others' turns and then the seat's next, each by the narrowest beam; the turn
+        with the best mean lead after that wins. Stops at the deadline with what it has."""
+        candidates = sorted(finished, key=lambda line: line.worth, reverse=True)[: self.ahead]
+        seeds = [rng.next_u64() for _ in range(LOOK_AHEAD_WORLDS)]  # the same for every turn
+        weighed: list[Line] = []
+        for line in candidates:
+            total = 0.0
+            for seed in seeds:
+                if time.perf_counter() >= deadline:
+                    return _best(weighed) if weighed else candidates[0]
+                world = observation.world(Rng(seed))
+                for action in line.actions:
+                    world.apply(action)
+                total += self._play_on(world, observation.seat, observation.game)
+            weighed.append(Line(line.state, line.actions, total / len(seeds)))
+        return _best(weighed)
+
+    def _play_on(self, world: State, seat: int, game: Game) -> float:
+        """The others' turns and then the seat's next, each by the narrowest beam: the
+        seat's lead after them."""
+        for _ in range(MAX_TURNS_AHEAD):
+            mover = world.to_move
+            if mover is None:
+                break
+            turn = self._beam(world, mover, game, 1, None, every_opening=False)
+            if not turn:
+                break
+            world = _best(turn).state
+            if mover == seat:
+                break
+        return margins(game.evaluate(world), seat)
 
     def _beam(
-        self, world: State, seat: int, game: Game, width: int, deadline: float | None
-    ) -> Line | None:
-        """The best whole turn a beam of `width` finds; None if the deadline came first."""
+        self,
+        world: State,
+        seat: int,
+        game: Game,
+        width: int,
+        deadline: float | None,
+        every_opening: bool = True,
+    ) -> list[Line] | None:
+        """The whole turns a beam of `width` finds (keeping some under every first decision
+        unless told not to); None if the deadline came first."""
         frontier = [Line(world, ())]
         finished: list[Line] = []
         seen: set[Hashable] = set()
@@ -131,23 +186,30 @@ class TurnBot(Bot):
                         seen.add(key)
                     step.worth = game.evaluate_seat(child, seat)
                     grown.append(step)
-            frontier = self._keep(grown, width)
-        return max(finished, key=lambda line: line.worth, default=None)
-
-    def _keep(self, grown: list[Line], width: int) -> list[Line]:
-        grown.sort(key=lambda line: line.worth, reverse=True)
-        kept = grown[:width]
-        per_opening: dict[Action, int] = {}
-        for line in kept:
-            per_opening[line.actions[0]] = per_opening.get(line.actions[0], 0) + 1
-        for line in grown[width:]:
-            opening = line.actions[0]
-            if per_opening.get(opening, 0) < PER_OPENING:
-                per_opening[opening] = per_opening.get(opening, 0) + 1
-                kept.append(line)
-        return kept
+            frontier = _keep(grown, width, every_opening)
+        return finished
 
     def _budget(self) -> float:
         if self.time_limit is None:
             return self.seconds
         return min(self.seconds, self.time_limit)
+
+
+def _best(lines: list[Line]) -> Line:
+    return max(lines, key=lambda line: line.worth)
+
+
+def _keep(grown: list[Line], width: int, every_opening: bool) -> list[Line]:
+    grown.sort(key=lambda line: line.worth, reverse=True)
+    kept = grown[:width]
+    if not every_opening:
+        return kept
+    per_opening: dict[Action, int] = {}
+    for line in kept:
+        per_opening[line.actions[0]] = per_opening.get(line.actions[0], 0) + 1
+    for line in grown[width:]:
+        opening = line.actions[0]
+        if per_opening.get(opening, 0) < PER_OPENING:
+            per_opening[opening] = per_opening.get(opening, 0) + 1
+            kept.append(line)
+    return kept

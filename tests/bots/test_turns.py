@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meadow import games
-from meadow.bots import TurnBot, make_bot, observe
+from meadow.bots import TurnBot, make_bot, observe, turns
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
 from meadow.core.rng import Rng
@@ -70,12 +70,34 @@ def test_a_server_bound_cuts_the_think_short_with_a_legal_choice():
     assert bot.choose(observe(state, state.to_move), Rng(1)) in state.legal_actions()
 
 
-@pytest.mark.parametrize(("spec", "name"), [("turn", "turn:16:1s"), ("turn:8:0.5s", "turn:8:0.5s")])
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [
+        ("turn", "turn:16:1s"),
+        ("turn:8:0.5s", "turn:8:0.5s"),
+        ("turn:16:3s:ahead=8", "turn:16:3s:ahead=8"),
+    ],
+)
 def test_turn_specs(spec, name):
     assert make_bot(spec).name == name
 
 
-@pytest.mark.parametrize("spec", ["turn:0", "turn:x", "turn:8:0s", "turn:8:-1s"])
+@pytest.mark.parametrize(
+    "spec", ["turn:0", "turn:x", "turn:8:0s", "turn:8:-1s", "turn:8:1s:ahead=-1", "turn::ahead=x"]
+)
 def test_bad_turn_specs_are_refused(spec):
     with pytest.raises(MeadowError, match="turn planner"):
         make_bot(spec)
+
+
+def test_a_look_ahead_weighs_the_best_turns_again_and_stays_fair(monkeypatch):
+    """With `ahead`, the best whole turns are played on in sampled worlds: the choice is
+    still one of the seat's legal actions and never depends on hidden information."""
+    monkeypatch.setattr(turns, "MAX_WIDTH", 2)  # with the clock stopped: beams of width 2
+    monkeypatch.setattr(turns.time, "perf_counter", lambda: 0.0)
+    state = _midgame("harmonies", plies=2, seed=8)
+    seat = state.to_move
+    other = state.sample_hidden(seat, Rng(99))
+    first = TurnBot(width=2, seconds=1, ahead=3).choose(observe(state, seat), Rng(4))
+    second = TurnBot(width=2, seconds=1, ahead=3).choose(observe(other, seat), Rng(4))
+    assert first == second and first in state.legal_actions()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from meadow import games
+from meadow.bots.turns import TurnBot
 from meadow.core.actions import Action
 from meadow.server import thinking
 
@@ -11,13 +12,11 @@ def test_a_worker_plays_the_rest_of_a_planned_turn_without_planning_again(monkey
     state = games.get("harmonies").setup(2, {"spirits": False}, 4)
     seat = state.to_move
     searches: list[int] = []
-    from meadow.bots.turns import TurnBot
-
     search = TurnBot._search
 
-    def counted(self, world, seat_, game):  # type: ignore[no-untyped-def]
-        searches.append(seat_)
-        return search(self, world, seat_, game)
+    def counted(self, observation, world, rng):  # type: ignore[no-untyped-def]
+        searches.append(observation.seat)
+        return search(self, observation, world, rng)
 
     monkeypatch.setattr(TurnBot, "_search", counted)
     monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
