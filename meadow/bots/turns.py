@@ -96,12 +96,12 @@ class TurnBot(Bot):
         seat, game = observation.seat, observation.game
         start = time.perf_counter()
         deadline = start + self._budget()
-        stop = start + self.time_limit if self.time_limit is not None else None
+        stop = deadline if self.time_limit is None else start + self.time_limit
         # with a look ahead, the beams take a third of the time and the look the rest
         widen_until = start + self._budget() / 3 if self.ahead else deadline
         width = self.width
         finished = self._beam(world, seat, game, width, stop)
-        if finished is None:  # past a server's bound: the narrowest beam costs a few ms
+        if finished is None:  # out of time already: the narrowest beam costs some 50 ms
             finished = self._beam(world, seat, game, 1, None, every_opening=False) or []
         while finished and width < MAX_WIDTH and time.perf_counter() < widen_until:
             width *= 2
