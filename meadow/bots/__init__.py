@@ -55,17 +55,15 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
 
 def _turn_bot(spec: str, rest: str) -> Bot:
     """turn:<width>:<seconds>s[:ahead=<turns>], each part optional (turn, turn:60,
-    turn:16:3s:ahead=8)."""
+    turn:4:3s:ahead=8); the width is the first beam's, doubled while the time lasts."""
     rest, _, ahead = rest.partition(":ahead=")
     width, _, seconds = rest.partition(":")
     try:
-        bot = TurnBot(
-            int(width or "16"), float(seconds.removesuffix("s") or "1"), int(ahead or "0")
-        )
+        bot = TurnBot(int(width or "4"), float(seconds.removesuffix("s") or "1"), int(ahead or "0"))
     except ValueError:
         raise MeadowError(
             f"bot {spec!r}: a turn planner is turn:<width>:<seconds>s[:ahead=<turns>] "
-            "(turn:16:1s, turn:16:3s:ahead=8): a width of 1 or more, a positive time, "
+            "(turn:4:1s, turn:4:3s:ahead=8): a width of 1 or more, a positive time, "
             "0 or more turns to weigh again"
         ) from None
     return bot

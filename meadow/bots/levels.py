@@ -35,7 +35,7 @@ LADDER: dict[str, dict[str, str]] = {
         "expert": "mcts:3s",
     },
     # A Harmonies turn is several decisions worth only together: planned whole (docs/ai.md).
-    "harmonies": {"hard": "turn:16:1s", "expert": "turn:16:3s:ahead=8"},
+    "harmonies": {"hard": "turn:4:1s", "expert": "turn:4:3s:ahead=8"},
 }
 
 # The most any one decision of a level may take, in seconds, whatever its bot's budget

@@ -7,7 +7,9 @@ best by the seat's own evaluation (`Game.evaluate_seat`), and at least the best 
 each first decision so that no opening is dropped on a partial look; partial turns that
 reach the same position are folded together (`Game.position_key`). It plays the first
 decision of the best whole turn; the rest of the plan is kept and followed while the
-position is the one it expected, so a turn is planned once.
+position is the one it expected, so a turn is planned once. The first beam is narrow and
+cheap; beams of doubling width follow while the time lasts and the widest that finished is
+trusted, so a busy machine gets a narrower plan, never none.
 
 Within a turn the planner uses one world from the observation: it is meant for games whose
 chance waits until the turn is over (Harmonies refills after the turn), where every world
@@ -47,7 +49,7 @@ class Plan:
 
 
 class TurnBot(Bot):
-    def __init__(self, width: int = 16, seconds: float = 1.0, ahead: int = 0) -> None:
+    def __init__(self, width: int = 4, seconds: float = 1.0, ahead: int = 0) -> None:
         if width < 1 or seconds <= 0 or ahead < 0:
             raise ValueError("a turn planner needs a width of 1 or more and a positive time")
         self.width = width

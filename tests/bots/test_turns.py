@@ -73,9 +73,9 @@ def test_a_server_bound_cuts_the_think_short_with_a_legal_choice():
 @pytest.mark.parametrize(
     ("spec", "name"),
     [
-        ("turn", "turn:16:1s"),
+        ("turn", "turn:4:1s"),
         ("turn:8:0.5s", "turn:8:0.5s"),
-        ("turn:16:3s:ahead=8", "turn:16:3s:ahead=8"),
+        ("turn:4:3s:ahead=8", "turn:4:3s:ahead=8"),
     ],
 )
 def test_turn_specs(spec, name):
