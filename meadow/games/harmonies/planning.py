@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 
 from meadow.games.harmonies import components as c
-from meadow.games.harmonies.rules import HarmoniesState, _habitats_around
+from meadow.games.harmonies.rules import HarmoniesState, habitats_around
 from meadow.games.harmonies.scoring import (
     BUILDING_POINTS,
     FIELD_POINTS,
@@ -162,7 +162,7 @@ def _distances(
 ) -> tuple[int, ...]:
     own_need = _NEED[c.cards()[card_id].cube_landscape]
     result = []
-    for i, habitats in enumerate(_habitats_around(side, card_id)):
+    for i, habitats in enumerate(habitats_around(side, card_id)):
         if cubes[i]:
             continue
         own = own_need.get(stacks[i])

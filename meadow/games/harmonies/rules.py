@@ -223,7 +223,7 @@ class HarmoniesState(State):
         return {cid: self._habitat_spaces(cid, lands, player.cubes) for cid, _placed in player.held}
 
     def _habitat_spaces(self, card_id: int, lands: list[str | None], cubes: list[int]) -> list[int]:
-        habitats = _habitats_around(self.board.side, card_id)
+        habitats = habitats_around(self.board.side, card_id)
         want = c.cards()[card_id].cube_landscape
         spaces = []
         for i in [i for i, land in enumerate(lands) if land == want]:
@@ -575,7 +575,7 @@ Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
 
 
 @cache
-def _habitats_around(side: str, card_id: int) -> tuple[tuple[Habitat, ...], ...]:
+def habitats_around(side: str, card_id: int) -> tuple[tuple[Habitat, ...], ...]:
     """Per space of a board side: the card's habitat around a cube there, one entry per
     rotation that stays on the board, as (space, landscape) pairs."""
     board = c.board(side)
