@@ -48,8 +48,8 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
                 "optionally with a rollout length (mcts:1s:rollout=10)"
             ) from None
     raise MeadowError(
-        f"no bot {spec!r}; bots are random, greedy, mcts:<n>, mcts:<s>s, easy, medium, hard, "
-        "policy:<name>"
+        f"no bot {spec!r}; bots are the levels ({', '.join(LEVELS)}), random, greedy, "
+        "mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:<name>"
     )
 
 

@@ -41,8 +41,8 @@ def play(
         "easy",
         "--bot",
         "-b",
-        help="The opponents: easy, medium, hard, random, greedy, mcts:<n>, mcts:<s>s, "
-        "policy:module:function.",
+        help="The opponents: a level (beginner, easy, medium, hard, expert) or a bot: random, "
+        "greedy, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:module:function.",
     ),
 ) -> None:
     """Play a game in the terminal against computer opponents (they see only their seats)."""

@@ -80,7 +80,7 @@ def test_play_to_the_end_and_replay_the_saved_record(capsys, monkeypatch, tmp_pa
         answers,
     )
     assert code == 0, err
-    assert "against greedy" in out  # the default opponents: level easy
+    assert "against easy" in out  # the default opponents: the level easy, named as a level
     assert "expected 'visit <position>'" in out  # nonsense explained
     assert "999 is not on the list" in out
     assert "no position 'Z-9'" in out
