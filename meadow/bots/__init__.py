@@ -55,7 +55,7 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
 
 def _turn_bot(spec: str, rest: str) -> Bot:
     """turn:<width>:<seconds>s[:ahead=<turns>], each part optional (turn, turn:60,
-    turn:4:3s:ahead=8); the width is the first beam's, doubled while the time lasts."""
+    turn:4:3s:ahead=8); the width is the first beam's, a wider one fills the time left."""
     rest, _, ahead = rest.partition(":ahead=")
     width, _, seconds = rest.partition(":")
     try:

@@ -8,7 +8,7 @@ each first decision so that no opening is dropped on a partial look; partial tur
 reach the same position are folded together (`Game.position_key`). It plays the first
 decision of the best whole turn; the rest of the plan is kept and followed while the
 position is the one it expected, so a turn is planned once. The first beam is narrow and
-cheap; beams of doubling width follow while the time lasts and the widest that finished is
+cheap; its time sizes a wider one to fill the time left, and the widest that finished is
 trusted, so a busy machine gets a narrower plan, never none.
 
 Within a turn the planner uses one world from the observation: it is meant for games whose
@@ -30,6 +30,7 @@ from meadow.core.rng import Rng
 PER_OPENING = 2  # partial turns kept under each first decision, whatever their rank
 LOOK_AHEAD_WORLDS = 2  # refills each candidate turn is played on in
 MAX_WIDTH = 1024  # past this the beam's time is better spent elsewhere
+WIDTH_MARGIN = 0.8  # of the time left a wider beam is sized to take
 MAX_TURNS_AHEAD = 8  # a bound on the turns played on (the others' and the seat's next)
 
 
@@ -93,24 +94,32 @@ class TurnBot(Bot):
         self._plan = plan
 
     def _search(self, observation: Observation, world: State, rng: Rng) -> Line:
-        """Beams of growing width while the time lasts (the widest one that finished wins),
-        then, with `ahead`, the best few turns weighed again by playing on."""
+        """A narrow beam, then one as wide as the time left allows (the widest that finished
+        wins), then, with `ahead`, the best few turns weighed again by playing on."""
         seat, game = observation.seat, observation.game
         start = time.perf_counter()
         deadline = start + self._budget()
         stop = deadline if self.time_limit is None else start + self.time_limit
         # with a look ahead, the beams take a third of the time and the look the rest
         widen_until = start + self._budget() / 3 if self.ahead else deadline
-        width = self.width
-        finished = self._beam(world, seat, game, width, stop)
-        if finished is None:  # out of time already: the narrowest beam costs some 50 ms
-            finished = self._beam(world, seat, game, 1, None, every_opening=False) or []
-        while finished and width < MAX_WIDTH and time.perf_counter() < widen_until:
-            width *= 2
-            wider = self._beam(world, seat, game, width, widen_until)
-            if not wider:
+        first = self._beam(world, seat, game, self.width, stop)
+        if first is None:  # out of time already: the narrowest beam costs some 50 ms
+            first = self._beam(world, seat, game, 1, None, every_opening=False) or ([], 1)
+        finished, lines = first
+        # A beam's time grows with the lines it keeps (its width, plus the best under each
+        # opening outside it): the first beam's time sizes the next to end in the time left.
+        width, spent = self.width, time.perf_counter() - start
+        while finished and width < MAX_WIDTH:
+            left = widen_until - time.perf_counter()
+            affordable = lines * WIDTH_MARGIN * left / max(spent, 1e-6)
+            wider_width = min(MAX_WIDTH, int(affordable - (lines - width)))
+            if wider_width <= width:
                 break
-            finished = wider
+            began = time.perf_counter()
+            wider = self._beam(world, seat, game, wider_width, widen_until)
+            if wider is None:
+                break
+            (finished, lines), width, spent = wider, wider_width, time.perf_counter() - began
         if not finished:
             return Line(world, ())
         if self.ahead and len(finished) > 1:
@@ -146,9 +155,9 @@ class TurnBot(Bot):
             if mover is None:
                 break
             turn = self._beam(world, mover, game, 1, None, every_opening=False)
-            if not turn:
+            if turn is None or not turn[0]:
                 break
-            world = _best(turn).state
+            world = _best(turn[0]).state
             if mover == seat:
                 break
         return margins(game.evaluate(world), seat)
@@ -161,12 +170,14 @@ class TurnBot(Bot):
         width: int,
         deadline: float | None,
         every_opening: bool = True,
-    ) -> list[Line] | None:
+    ) -> tuple[list[Line], int] | None:
         """The whole turns a beam of `width` finds (keeping some under every first decision
-        unless told not to); None if the deadline came first."""
+        unless told not to) and the most lines it kept at once; None if the deadline came
+        first."""
         frontier = [Line(world, ())]
         finished: list[Line] = []
         seen: set[Hashable] = set()
+        lines = 1
         while frontier:
             grown: list[Line] = []
             for line in frontier:
@@ -189,7 +200,8 @@ class TurnBot(Bot):
                     step.worth = game.evaluate_seat(child, seat)
                     grown.append(step)
             frontier = _keep(grown, width, every_opening)
-        return finished
+            lines = max(lines, len(frontier))
+        return finished, lines
 
     def _budget(self) -> float:
         if self.time_limit is None:
