@@ -26,8 +26,6 @@ from meadow.games.mystic_vale.scoring import card_decay
 
 # Decay a druid lets show before it stops pushing: Prep stops at 3, a spoil comes at 4.
 DECAY_PER_TURN = 3.5
-# Mana buys at most two advancements a turn, the dearest at about 7: more is worth nothing.
-MANA_PER_BUY = 7
 SPIRIT_VP = 0.5  # a spirit buys part of a vale's end VP, or a third of a VP by exchange
 MOST_TURNS = 12.0
 # Vale abilities worth something every turn: mana, or VP.
@@ -153,8 +151,7 @@ def evaluate(state: MysticValeState) -> list[float]:
     for seat, o in enumerate(outlooks):
         turns = turns_to_come(state, seat, rounds)
         mana = mana_vp(rounds)
-        spendable = min(o.turn_mana, MANA_PER_BUY * c.BUY_LIMIT)
-        average = o.turn_vp + mana * spendable + SPIRIT_VP * o.turn_spirits
+        average = o.turn_vp + mana * o.turn_mana + SPIRIT_VP * o.turn_spirits
         values[seat] += min(1.0, turns) * laid_out(state, seat, mana)
         values[seat] += max(0.0, turns - 1.0) * average
         if state.seats[seat].mana_token and turns > 0:  # one mana more at a coming harvest
@@ -186,17 +183,13 @@ def laid_out(state: MysticValeState, seat: int, mana: float) -> float:
     if in_turn(state, seat):
         if state.phase == HARVEST:
             h = state.harvest
-            spendable = min(
-                state.mana_left(), MANA_PER_BUY * max(0, h.buy_limit - h.advancements_bought)
-            )
-            return mana * spendable + SPIRIT_VP * sum(h.spirits.values())
+            return mana * state.mana_left() + SPIRIT_VP * sum(h.spirits.values())
         if state.phase not in ("plant", "reveal", "ability", "spoiling"):
             return 0.0
     field = Yield()
     for x in druid.field:
         field += card_yield(tuple(druid.cards[x]), druid.band[x])
-    spendable = min(field.mana, MANA_PER_BUY * c.BUY_LIMIT)
-    return field.vp + mana * spendable + SPIRIT_VP * field.spirits
+    return field.vp + mana * field.mana + SPIRIT_VP * field.spirits
 
 
 def revealed(state: MysticValeState, events: list[Event], seat: int) -> Hashable | None:
