@@ -156,11 +156,14 @@ def test_the_tree_below_a_reveal_holds_one_subtree_per_outcome_and_none_mixed():
     assert below == draw.visits - 3
 
 
-@pytest.mark.parametrize("game_id", ["topiary", "harmonies", "renature"])
-def test_other_games_keep_the_search_as_it_was(game_id):
-    """No reveals named, the reward from a lead of 0: their trees are built as before."""
+@pytest.mark.parametrize(
+    ("game_id", "from_root"), [("topiary", False), ("harmonies", True), ("renature", False)]
+)
+def test_other_games_name_no_reveals(game_id, from_root):
+    """Their trees are built as before; Harmonies' prospects ask for the lead from the root
+    (MctsBot(iterations=200) against greedy, 10 deals: 10 wins with it, 5 without)."""
     game = games.get(game_id)
-    assert not game.lead_from_root
+    assert game.lead_from_root is from_root
     state, rng = game.setup(2, seed=5), Rng(5)
     for _ in range(40):
         if state.is_over:

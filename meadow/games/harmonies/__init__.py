@@ -21,6 +21,8 @@ class Harmonies(Game):
     Options = HarmoniesOptions
     state_class = HarmoniesState
     rollout_depth = 10  # board points miss habitats and animals in progress; a turn each shows them
+    # Prospects put seats far apart early: MCTS scores the change of the lead from the root.
+    lead_from_root = True
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:
         assert isinstance(options, HarmoniesOptions)
