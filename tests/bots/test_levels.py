@@ -9,10 +9,9 @@ import pytest
 from meadow import games
 from meadow.bots import LEVELS, MctsBot, make_bot, observe
 from meadow.bots import levels as levels_module
-from meadow.bots.base import Bot, Observation
 from meadow.bots.levels import LADDER, SECONDS, LevelBot, describe, spec_for
-from meadow.core.actions import Action
 from meadow.core.rng import Rng
+from tests.bots.recorder import Recorder
 
 
 def test_the_old_level_names_still_work_and_expert_is_above_hard():
@@ -52,24 +51,10 @@ def test_a_level_plays_each_game_with_that_games_bot_kept_between_moves(monkeypa
     assert bot.bot_for("topiary") is inner
 
 
-class _Recorder(Bot):
-    """Remembers the bound it was given when asked to choose."""
-
-    name = "recorder"
-
-    def __init__(self) -> None:
-        self.time_limit: float | None = None
-        self.seen: list[float | None] = []
-
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        self.seen.append(self.time_limit)
-        return observation.legal[0]
-
-
 def test_a_level_bounds_its_bots_think_by_its_seconds_and_the_servers():
     state = games.get("topiary").setup(2, seed=1)
     bot = LevelBot("expert")
-    recorder = _Recorder()
+    recorder = Recorder()
     bot._bots["topiary"] = recorder
     bot.choose(observe(state, state.to_move), Rng(1))
     bot.time_limit = 0.5  # as a server with a lower bound sets it

@@ -7,11 +7,10 @@ import pytest
 
 from meadow import games
 from meadow.bots import LEVELS, make_bot
-from meadow.bots.base import Bot, Observation
+from meadow.bots.base import Bot
 from meadow.bots.levels import SECONDS, LevelBot
-from meadow.core.actions import Action
-from meadow.core.rng import Rng
 from meadow.server import thinking
+from tests.bots.recorder import Recorder
 from tests.server.conftest import own_server
 
 
@@ -31,22 +30,10 @@ def test_each_game_lists_its_levels_with_this_servers_bound(
                 assert "elo" not in entry
 
 
-class _Recorder(Bot):
-    name = "recorder"
-
-    def __init__(self) -> None:
-        self.time_limit: float | None = None
-        self.seen: list[float | None] = []
-
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        self.seen.append(self.time_limit)
-        return observation.legal[0]
-
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_levels_think_stays_within_the_servers_bound(monkeypatch, level):
     """The worker bounds a level as it bounds MCTS: the level passes the bound to its bot."""
-    recorder = _Recorder()
+    recorder = Recorder()
 
     def level_with_recorder(spec: str) -> Bot:
         bot = make_bot(spec)
