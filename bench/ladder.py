@@ -1,15 +1,23 @@
-"""The ladder of levels in one game: every pair of levels plays, then one Elo fit over all.
+"""The ladder of levels in one game: pairs of levels play, then one Elo fit over all.
 
-Every pair of entrants (the levels, and `random` with `--random`) plays `-n` 2-player
-games: each deal twice, seats swapped. Ratings come from one Bradley-Terry fit to every
-result at once (maximum likelihood; a tie counts half a win each), `random` at 0 when it
-plays, else the weakest entrant; each pair also plays one virtual drawn game, which keeps
-a rating finite when a level wins every game. The 95 % intervals come from the fit's Fisher
-information. Thinking time is the mean wall time of `choose` over decisions with more than
-one legal action.
+Neighbouring levels play each other (`--pairs all`: every pair, a full round robin; `random`
+joins with `--random`), `-n` 2-player games a pair: each deal twice, seats swapped. Ratings
+come from one Bradley-Terry fit to every result at once (maximum likelihood; a tie counts half
+a win each), `random` at 0 when it plays, else the weakest entrant; each pair also plays one
+virtual drawn game, which keeps a rating finite when a level wins every game. The 95 %
+intervals come from the fit's Fisher information. Thinking time is the mean wall time of
+`choose` over decisions with more than one legal action.
 
-    nice -n 10 .venv/bin/python -m bench.ladder topiary --random -n 60 --jobs 2 \\
-        --out ladder-topiary.json --package
+    nice -n 10 .venv/bin/python -m bench.ladder topiary -n 60 --jobs 2 \\
+        --record bench/results/ladder-topiary.jsonl --package
+
+Neighbours are enough to place every level (the fit needs the pairs connected): the gap
+between two levels is what the ladder is for, and at the real budgets (3 s a decision for
+expert) a round robin costs twice the time. With `--record`, every finished game is
+appended to a JSON-lines file at once and the games already there (same bots, same deal)
+are not played again: a run cut short resumes where it stopped, a long ladder is played in
+parts (`--levels hard,expert` today, the rest tomorrow), and the fit and the report cover
+every recorded game of the pairs asked for.
 
 `--as medium=mcts:50` plays a level with another bot (development runs at reduced budgets);
 such a level is written to the package's ladder as not measured (`measured: false`), since
@@ -25,6 +33,7 @@ import json
 import math
 import multiprocessing
 import shlex
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -205,48 +214,156 @@ def play_timed(match: Match) -> tuple[list[int], list[int], list[float], list[tu
     return who, list(result.scores), shares, thought
 
 
+def pairs_of(entrants: int, which: str) -> list[tuple[int, int]]:
+    """The pairs that play: neighbours in the ladder's order, or (`all`) every pair."""
+    if which == "all":
+        return list(itertools.combinations(range(entrants), 2))
+    return [(a, a + 1) for a in range(entrants - 1)]
+
+
 def pair_matches(
-    game_id: str, options: dict[str, object], specs: list[str], n: int, first_seed: int
+    game_id: str,
+    options: dict[str, object],
+    specs: list[str],
+    n: int,
+    first_seed: int,
+    pairs: list[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int, Match]]:
-    """Every pair's `n` games: deal k // 2, seats swapped between the two games of a deal."""
+    """Each pair's `n` games: deal k // 2, seats swapped between the two games of a deal."""
     out = []
-    for a, b in itertools.combinations(range(len(specs)), 2):
+    for a, b in pairs if pairs is not None else pairs_of(len(specs), "all"):
         for k in range(n):
             match = Match(game_id, 2, options, (specs[a], specs[b]), first_seed + k // 2, k)
             out.append((a, b, match))
     return out
 
 
-def _play(job: tuple[int, int, Match]) -> tuple[int, int, Any]:
+# -- the record ---------------------------------------------------------------------------
+
+
+def resolved(spec: str, game_id: str) -> str:
+    """The bot a spec plays in the game: a level's spec for this game, else the spec."""
+    return spec_for(spec, game_id) if spec in LEVELS else spec
+
+
+def match_key(match: Match) -> str:
+    """What makes two games the same game: the bots (as they play this game), the options,
+    the deal and the seating."""
+    bots = [resolved(spec, match.game_id) for spec in match.specs]
+    return json.dumps([bots, match.options, match.seed, match.index], sort_keys=True)
+
+
+def read_record(path: Path | None) -> dict[str, dict[str, Any]]:
+    """The games recorded in `path`, by `match_key`; a line cut short by a crash is skipped."""
+    if path is None or not path.exists():
+        return {}
+    games_by_key = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            game = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        games_by_key[game["key"]] = game
+    return games_by_key
+
+
+def record_line(match: Match, played: Any, commit: str) -> str:
+    who, scores, shares, think = played
+    return json.dumps(
+        {
+            "key": match_key(match),
+            "game": match.game_id,
+            "bots": [resolved(spec, match.game_id) for spec in match.specs],
+            "seed": match.seed,
+            "index": match.index,
+            "who": who,
+            "scores": scores,
+            "shares": shares,
+            "think": think,
+            "date": datetime.now(UTC).isoformat(timespec="seconds"),
+            "commit": commit,
+        }
+    )
+
+
+def append(record: Path, line: str) -> None:
+    """Add one game's line; after a line a crash cut short, on a line of its own."""
+    with record.open("a+b") as file:
+        file.seek(0, 2)
+        if file.tell():
+            file.seek(-1, 2)
+            if file.read(1) != b"\n":
+                file.write(b"\n")
+        file.write(line.encode("utf-8") + b"\n")
+
+
+def _commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _play(job: tuple[int, int, Match]) -> tuple[int, int, Match, Any]:
     a, b, match = job
-    return a, b, play_timed(match)
+    return a, b, match, play_timed(match)
 
 
 def run(
-    game_id: str, names: list[str], specs: list[str], n: int, first_seed: int, jobs: int
+    game_id: str,
+    names: list[str],
+    specs: list[str],
+    n: int,
+    first_seed: int,
+    jobs: int,
+    pairs: list[tuple[int, int]] | None = None,
+    record: Path | None = None,
 ) -> tuple[list[Pairing], list[tuple[int, int, float]], list[tuple[float, int]]]:
     game = games.get(game_id)
     options = game.Options().model_dump()
-    jobs_list = pair_matches(game.id, options, specs, n, first_seed)
-    pairings = {(a, b): Pairing(a, b) for a, b in itertools.combinations(range(len(specs)), 2)}
+    pairs = pairs if pairs is not None else pairs_of(len(specs), "all")
+    wanted = pair_matches(game.id, options, specs, n, first_seed, pairs)
+    recorded = read_record(record)
+    todo = [job for job in wanted if match_key(job[2]) not in recorded]
+    pairings = {pair: Pairing(*pair) for pair in pairs}
     results: list[tuple[int, int, float]] = []
     thought = [(0.0, 0) for _ in specs]
-    with multiprocessing.Pool(jobs) as pool:
-        for done, (a, b, (who, scores, shares, think)) in enumerate(
-            pool.imap_unordered(_play, jobs_list), 1
-        ):
-            pairing = pairings[(a, b)]
-            entrant = [(a, b)[w] for w in who]  # who sat where, as entrants
-            score_a = shares[entrant.index(a)]
-            pairing.games += 1
-            pairing.wins += score_a
-            for seat, e in enumerate(entrant):
-                pairing.scores[0 if e == a else 1].append(scores[seat])
-                seconds, decisions = thought[e]
-                thought[e] = (seconds + think[seat][0], decisions + think[seat][1])
-            results.append((a, b, score_a))
-            print(f"\r{done}/{len(jobs_list)} games", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+    commit = _commit()
+
+    def count(
+        a: int, b: int, who: list[int], scores: list[int], shares: list[float], think: Any
+    ) -> None:
+        pairing = pairings[(a, b)]
+        entrant = [(a, b)[w] for w in who]  # who sat where, as entrants
+        score_a = shares[entrant.index(a)]
+        pairing.games += 1
+        pairing.wins += score_a
+        for seat, e in enumerate(entrant):
+            pairing.scores[0 if e == a else 1].append(scores[seat])
+            seconds, decisions = thought[e]
+            thought[e] = (seconds + think[seat][0], decisions + think[seat][1])
+        results.append((a, b, score_a))
+
+    for a, b, match in wanted:
+        game_played = recorded.get(match_key(match))
+        if game_played is not None:
+            fields = ("who", "scores", "shares", "think")
+            count(a, b, *(game_played[f] for f in fields))
+    if todo:
+        print(f"{len(wanted) - len(todo)} games recorded, {len(todo)} to play", file=sys.stderr)
+        with multiprocessing.Pool(jobs) as pool:
+            for done, (a, b, match, played) in enumerate(pool.imap_unordered(_play, todo), 1):
+                count(a, b, *played)
+                if record is not None:
+                    append(record, record_line(match, played, commit))
+                print(f"\r{done}/{len(todo)} games", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
     return list(pairings.values()), results, thought
 
 
@@ -350,6 +467,15 @@ def main(argv: list[str] | None = None) -> None:
         metavar="LEVEL=SPEC",
         help="play a level with another bot (a development run at a reduced budget)",
     )
+    parser.add_argument(
+        "--pairs",
+        choices=("neighbours", "all"),
+        default="neighbours",
+        help="which pairs play: neighbouring levels (default) or every pair",
+    )
+    parser.add_argument(
+        "--record", type=Path, help="a JSON-lines file of the games: resumed, appended to"
+    )
     parser.add_argument("-n", type=int, default=60, help="games per pair (even)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
@@ -365,7 +491,10 @@ def main(argv: list[str] | None = None) -> None:
     for spec in specs:
         make_bot(spec, trust_imports=True)  # refuses an unknown bot before any game
     command = shlex.join(["python", "-m", "bench.ladder", *(argv or sys.argv[1:])])
-    pairings, results, thought = run(game.id, names, specs, args.n, args.seed, args.jobs)
+    pairs = pairs_of(len(names), args.pairs)
+    pairings, results, thought = run(
+        game.id, names, specs, args.n, args.seed, args.jobs, pairs, args.record
+    )
     anchor = 0
     ratings = fit_elo(results, len(names), anchor)
     out = report(game.id, names, specs, pairings, ratings, thought, anchor, command)

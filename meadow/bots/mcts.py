@@ -26,6 +26,10 @@ from meadow.core.actions import Action
 from meadow.core.rng import Rng
 
 EXPLORATION = 0.7
+# How often (in iterations) a search asks whether its move is already decided, and how much
+# faster than so far the rest of it might run.
+CHECK_EVERY = 16
+SLACK = 1.5
 
 
 @dataclass(slots=True)
@@ -81,6 +85,7 @@ class MctsBot(Bot):
         start = time.perf_counter()
         deadline = start + self.seconds
         stop = start + self.time_limit if self.time_limit is not None else math.inf
+        end = min(deadline if not self.iterations else math.inf, stop)  # when time runs out
         done = 0
         while (self.iterations and done < self.iterations) or (
             not self.iterations and time.perf_counter() < deadline
@@ -89,8 +94,32 @@ class MctsBot(Bot):
                 break
             self._iterate(observation, root, rng, base)
             done += 1
+            if done % CHECK_EVERY == 0 and self._settled(root, done, start, end):
+                break
         legal = [a for a in observation.legal if a in root.children]
         return max(legal, key=lambda a: root.children[a].visits) if legal else observation.legal[0]
+
+    def _settled(self, root: Node, done: int, start: float, end: float) -> bool:
+        """Whether the move is decided: the most visited action leads the next by more
+        visits than the iterations left could give (those left of an iteration budget; of a
+        time budget, at the rate so far with a margin for a faster stretch). The move played
+        is the most visited, so stopping here plays the same move as searching on, sooner."""
+        left = self.iterations - done if self.iterations else math.inf
+        if end < math.inf:
+            now = time.perf_counter()
+            rate = done / max(now - start, 1e-9)
+            left = min(left, SLACK * rate * max(end - now, 0.0))
+        return self._lead(root) > left
+
+    @staticmethod
+    def _lead(root: Node) -> int:
+        first = second = 0
+        for child in root.children.values():
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second
 
     def _iterate(
         self, observation: Observation, root: Node, rng: Rng, base: list[float] | None = None

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bench.ladder import Pairing, fit_elo, main, report, write_package
+from bench.ladder import Pairing, fit_elo, main, pairs_of, report, write_package
 from meadow.bots.levels import spec_for
 
 
@@ -90,3 +90,40 @@ def test_a_tiny_ladder_runs_to_its_report(tmp_path, capsys):
     assert [(p["a"], p["b"], p["games"]) for p in out["pairs"]] == [("random", "easy", 2)]
     assert out["levels"]["easy"]["decisions"] > 0
     assert "random v easy" in capsys.readouterr().out
+
+
+def test_neighbours_play_by_default_and_every_pair_on_request():
+    assert pairs_of(4, "neighbours") == [(0, 1), (1, 2), (2, 3)]
+    assert len(pairs_of(4, "all")) == 6
+
+
+def test_a_recorded_ladder_resumes_without_playing_a_game_twice(tmp_path, capsys):
+    record = tmp_path / "record.jsonl"
+    args = ["topiary", "--levels", "beginner,easy", "--record", str(record)]
+    main([*args, "-n", "2"])
+    first = record.read_text().splitlines()
+    assert len(first) == 2
+    assert {json.loads(line)["bots"][1] for line in first} == {"greedy"}
+    with record.open("a") as file:
+        file.write('{"key": "a line cut short by a cra')  # a run killed mid-write
+    main([*args, "-n", "4", "--out", str(tmp_path / "out.json")])
+    lines = record.read_text().splitlines()
+    assert lines[:2] == first and len(lines) == 5  # two more games, none played again
+    assert all(json.loads(line)["bots"] for line in lines[3:])  # each whole on its line
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert out["pairs"][0]["games"] == 4  # the fit covers recorded and new games
+    assert "2 games recorded, 2 to play" in capsys.readouterr().err
+
+
+def test_a_record_of_other_bots_does_not_count(tmp_path):
+    record = tmp_path / "record.jsonl"
+    main(["topiary", "--levels", "beginner,easy", "--record", str(record), "-n", "2"])
+    out_file = tmp_path / "out.json"
+    main(
+        [
+            *("topiary", "--levels", "beginner,easy", "--record", str(record), "-n", "2"),
+            *("--as", "easy=random", "--out", str(out_file)),
+        ]
+    )
+    assert len(record.read_text().splitlines()) == 4  # random v random is another pairing
+    assert json.loads(out_file.read_text())["pairs"][0]["games"] == 2

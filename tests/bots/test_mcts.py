@@ -182,3 +182,40 @@ def test_the_reward_measures_the_lead_from_the_root_so_a_big_lead_still_separate
     better = reward([62.0, 20.0], 0, 10.0, root[0]) - reward([60.0, 20.0], 0, 10.0, root[0])
     flat = reward([62.0, 20.0], 0, 10.0) - reward([60.0, 20.0], 0, 10.0)
     assert better > 0.05 > 0.001 > flat
+
+
+def _topiary_positions(count: int) -> list[State]:
+    game = games.get("topiary")
+    state = game.setup(2, game.Options().model_dump(), 11)
+    rng, positions = Rng(4), []
+    while not state.is_over and len(positions) < count:
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            positions.append(state.clone())
+        state.apply(legal[rng.below(len(legal))])
+    return positions
+
+
+def test_a_search_that_stops_once_its_move_is_decided_plays_the_same_move(monkeypatch):
+    """Stopping early is only a saving: the most visited move could no longer change."""
+    iterations = {"early": 0, "full": 0}
+    original = MctsBot._iterate
+
+    def counted(kind: str):
+        def iterate(self, *args, **kwargs):
+            iterations[kind] += 1
+            return original(self, *args, **kwargs)
+
+        return iterate
+
+    for position in _topiary_positions(8):
+        observation = observe(position, position.to_move)
+        monkeypatch.setattr(MctsBot, "_iterate", counted("early"))
+        early = MctsBot(iterations=400).choose(observation, Rng(9))
+        monkeypatch.setattr(MctsBot, "_iterate", counted("full"))
+        monkeypatch.setattr("meadow.bots.mcts.CHECK_EVERY", 10**9)
+        full = MctsBot(iterations=400).choose(observation, Rng(9))
+        monkeypatch.undo()
+        assert early == full
+    assert iterations["full"] == 8 * 400
+    assert iterations["early"] < iterations["full"]
