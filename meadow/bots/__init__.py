@@ -31,6 +31,8 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     if spec == "greedy":
         return GreedyBot()
     kind, _, rest = spec.partition(":")
+    if kind == "greedy":
+        return _careless_greedy(spec, rest)
     if kind == "turn":
         return _turn_bot(spec, rest)
     if kind == "mcts":
@@ -49,8 +51,22 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
             ) from None
     raise MeadowError(
         f"no bot {spec!r}; bots are the levels ({', '.join(LEVELS)}), random, greedy, "
-        "mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:<name>"
+        "greedy:<share>, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:<name>"
     )
+
+
+def _careless_greedy(spec: str, rest: str) -> Bot:
+    """greedy:<share>: greedy, but that share of its decisions (0 to 1) played at random."""
+    try:
+        careless = float(rest)
+    except ValueError:
+        careless = -1.0
+    if not 0 <= careless <= 1:
+        raise ValueError(
+            f"bot {spec!r}: a careless greedy bot is greedy:<share>, the share of decisions "
+            "played at random, from 0 to 1 (greedy:0.3)"
+        )
+    return GreedyBot(careless=careless)
 
 
 def _turn_bot(spec: str, rest: str) -> Bot:

@@ -32,12 +32,16 @@ def play_forced(world: State, seat: int, limit: int = 20) -> None:
 
 class GreedyBot(Bot):
     """Tries every legal action in a few sampled worlds and keeps the one that leaves the
-    best lead by the game's evaluation."""
+    best lead by the game's evaluation. A careless one (`careless` > 0) plays that share of
+    its decisions at random instead: a level between random and greedy."""
 
     name = "greedy"
 
-    def __init__(self, worlds: int = 3) -> None:
+    def __init__(self, worlds: int = 3, careless: float = 0.0) -> None:
         self.worlds = worlds
+        self.careless = careless
+        if careless:
+            self.name = f"greedy:{careless:g}"
         # A bound on any one think (a server's, a level's): past it, the best action tried
         # so far is played. Only a very long list of actions comes near it.
         self.time_limit: float | None = None
@@ -45,6 +49,8 @@ class GreedyBot(Bot):
     def choose(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
             return observation.legal[0]
+        if self.careless and rng.random() < self.careless:
+            return observation.legal[rng.below(len(observation.legal))]
         seeds = [rng.next_u64() for _ in range(self.worlds)]
         evaluate = observation.game.evaluate
         best, best_value = observation.legal[0], float("-inf")
