@@ -6,8 +6,10 @@ the table's number on one Redis channel; every other process that holds the tabl
 reads the new lines from the database and tells its own listeners. Which process applies a
 move does not matter (the guarded update of the table's move counter lets exactly one writer
 have each number); which process plays the bots and watches the clocks does: that is the
-table's host, the holder of a short Redis lease that it renews while it lives. When a process
-dies its leases run out and the others adopt its tables.
+table's host, named in one Redis hash (table -> process). A process is alive while its own
+short lease, one key, lasts; it renews that one key twice a second, whatever the number of
+its tables, in one round trip that also names the processes whose lease ran out. The first
+process to see one dead takes over its tables.
 
 A process without Redis (`Alone`) hosts every table and has no one to tell: a single server
 works as it always has.
@@ -35,17 +37,52 @@ News = Callable[[int | None, str], None]
 LINE, TABLE, CHAT = "line", "table", "chat"
 
 log = logging.getLogger("meadow.server")
+RECOUNT_SECONDS = 60.0
 
-# Renew if still ours: a lease taken over by another process is never extended by mistake.
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-    return redis.call('pexpire', KEYS[1], ARGV[2])
+# One look, twice a second, in one round trip: this process's lease renewed (and whether it
+# had run out: then others may have taken its tables), it is listed among the processes, and
+# the tables of every listed process whose lease ran out become this one's.
+# KEYS: the lease of this process, the list of processes, the hosts hash.
+# ARGV: this process's name, the lease in ms, the prefix of every process's lease.
+_LOOK = """
+local was = redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2], 'GET')
+redis.call('sadd', KEYS[2], ARGV[1])
+local dead = {}
+for _, name in ipairs(redis.call('smembers', KEYS[2])) do
+    if name ~= ARGV[1] and redis.call('exists', ARGV[3] .. name) == 0 then
+        dead[name] = true
+        redis.call('srem', KEYS[2], name)
+    end
 end
-return 0
+local taken = {}
+local mine = {}
+if next(dead) ~= nil or not was then
+    local hosts = redis.call('hgetall', KEYS[3])
+    for i = 1, #hosts, 2 do
+        if dead[hosts[i + 1]] then
+            redis.call('hset', KEYS[3], hosts[i], ARGV[1])
+            table.insert(taken, hosts[i])
+        elseif hosts[i + 1] == ARGV[1] then
+            table.insert(mine, hosts[i])
+        end
+    end
+end
+return {was and 1 or 0, taken, mine}
 """
+# Claim tables nobody hosts. KEYS: the hosts hash. ARGV: this process's name, the tables.
+_CLAIM = """
+local taken = {}
+for i = 2, #ARGV do
+    if redis.call('hsetnx', KEYS[1], ARGV[i], ARGV[1]) == 1 then
+        table.insert(taken, ARGV[i])
+    end
+end
+return taken
+"""
+# A finished table needs no host. KEYS: the hosts hash. ARGV: this process's name, a table.
 _RELEASE = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-    return redis.call('del', KEYS[1])
+if redis.call('hget', KEYS[1], ARGV[2]) == ARGV[1] then
+    return redis.call('hdel', KEYS[1], ARGV[2])
 end
 return 0
 """
@@ -65,8 +102,23 @@ class Alone:
     def hosts(self, table_id: int) -> bool:
         return True
 
-    def renew(self, running: Iterable[int]) -> list[int]:
+    def look(self) -> list[int]:
         return []
+
+    def claim(self, table_ids: Iterable[int]) -> list[int]:
+        return []
+
+    def release(self, table_id: int) -> None:
+        pass
+
+    def recount_due(self) -> bool:
+        return False
+
+    def listed(self) -> list[int]:
+        return []
+
+    def forget(self, table_ids: list[int]) -> None:
+        pass
 
     def reachable(self) -> bool:
         return True
@@ -79,7 +131,8 @@ class Alone:
 
 
 class RedisCluster:
-    """One of several processes: news through Redis pub/sub, hosts by Redis leases."""
+    """One of several processes: news through Redis pub/sub, hosts in a Redis hash, each
+    process alive while its one lease lasts."""
 
     shared = True
 
@@ -88,19 +141,26 @@ class RedisCluster:
         import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
 
         self.news = f"{name}:news"  # the channel: a table's number and the sender's name
-        self.lease = f"{name}:host:{{}}"  # a table's host: the key holds a process's name
+        self.hosts_key = f"{name}:hosts"  # table -> the process that hosts it
+        self.processes = f"{name}:processes"  # every process that may host tables
+        self.alive = f"{name}:alive:"  # + a process's name: its lease, while it lives
 
         self.redis = redis.Redis.from_url(url, socket_timeout=5, health_check_interval=10)
         self.redis.ping()  # a wrong URL stops the start with its reason, not later
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_ms = lease_ms
         self.hosted: set[int] = set()
-        self.renew_script = self.redis.register_script(_RENEW)
+        self.look_script = self.redis.register_script(_LOOK)
+        self.claim_script = self.redis.register_script(_CLAIM)
         self.release_script = self.redis.register_script(_RELEASE)
+        # When to compare the hosts with the database's running tables (claiming those no
+        # process hosts): at the start, after this process was taken for dead, then now
+        # and then as a safety net. Never per look.
+        self.recount_at = 0.0
         self.closed = False
         # Set once the process stops: it hosts nothing from then on, whatever `renew` hears.
         self.leaving = False
-        self.leases = threading.Lock()  # `renew` and `hand_over`, one after the other
+        self.leases = threading.Lock()  # `look` and `hand_over`, one after the other
         self.listening: threading.Thread | None = None
         # One thread publishes, in order: a move's caller (maybe the event loop) never
         # waits on Redis.
@@ -164,45 +224,82 @@ class RedisCluster:
     def hosts(self, table_id: int) -> bool:
         return table_id in self.hosted
 
-    def renew(self, running: Iterable[int]) -> list[int]:
-        """Keep this process's leases and take those of running tables nobody holds;
-        returns the tables newly taken."""
-        wanted = set(running)
+    def look(self) -> list[int]:
+        """Renew this process's lease and take the tables of processes whose lease ran out;
+        returns the tables newly hosted here. One round trip, whatever the tables."""
         with self.leases:
             if self.leaving:
                 return []
-            kept = {
-                table_id
-                for table_id in self.hosted & wanted
-                if self.renew_script(
-                    keys=[self.lease.format(table_id)], args=[self.me, self.lease_ms]
-                )
-            }
+            was, taken, mine = self.look_script(
+                keys=[self.alive + self.me, self.processes, self.hosts_key],
+                args=[self.me, self.lease_ms, self.alive],
+            )
+            taken_ids = [int(t) for t in taken]
+            if not was:  # taken for dead meanwhile (or the first look): what is still mine
+                self.hosted = {int(t) for t in mine}
+                self.recount_at = 0.0
+            self.hosted.update(taken_ids)
+            return taken_ids
+
+    def claim(self, table_ids: Iterable[int]) -> list[int]:
+        """Host those of `table_ids` that no process hosts; returns them."""
+        wanted = [str(t) for t in table_ids]
+        if not wanted:
+            return []
+        with self.leases:
+            if self.leaving:
+                return []
             taken = [
-                table_id
-                for table_id in sorted(wanted - kept)
-                if self.redis.set(self.lease.format(table_id), self.me, nx=True, px=self.lease_ms)
+                int(t) for t in self.claim_script(keys=[self.hosts_key], args=[self.me, *wanted])
             ]
-            self.hosted = kept | set(taken)
+            self.hosted.update(taken)
             return taken
+
+    def release(self, table_id: int) -> None:
+        """The table is over: no process hosts it any more."""
+        with self.leases:
+            self.hosted.discard(table_id)
+        try:
+            self.release_script(keys=[self.hosts_key], args=[self.me, table_id])
+        except Exception:
+            log.warning("table %s: could not release its host; the next recount does", table_id)
+
+    def listed(self) -> list[int]:
+        """Every table some process hosts (for the recount)."""
+        return [int(t) for t in self.redis.hkeys(self.hosts_key)]
+
+    def forget(self, table_ids: list[int]) -> None:
+        """The tables are over: whoever hosted them, nobody does now."""
+        if table_ids:
+            self.redis.hdel(self.hosts_key, *[str(t) for t in table_ids])
+        with self.leases:
+            self.hosted.difference_update(table_ids)
+
+    def recount_due(self) -> bool:
+        """Whether to compare the hosts with the running tables now (and not again for a
+        while): at the start, after this process was taken for dead, once a minute."""
+        now = time.monotonic()
+        if now < self.recount_at:
+            return False
+        self.recount_at = now + RECOUNT_SECONDS
+        return True
 
     def reachable(self) -> bool:
         """Whether Redis answers (raises what failed if it does not)."""
         return bool(self.redis.ping())
 
     def hand_over(self) -> int:
-        """Host nothing from now on and hand back the leases, so that the other processes
-        adopt this one's tables at their next look (twice a second), not once the leases
-        have run out; returns how many were handed back."""
+        """Host nothing from now on and end this process's lease, so that the other
+        processes take its tables at their next look (twice a second), not once the lease
+        has run out; returns how many were handed over."""
         with self.leases:
             self.leaving = True
-            handed, self.hosted = sorted(self.hosted), set()
+            handed, self.hosted = len(self.hosted), set()
             try:
-                for table_id in handed:
-                    self.release_script(keys=[self.lease.format(table_id)], args=[self.me])
+                self.redis.delete(self.alive + self.me)
             except Exception:
-                log.warning("could not hand back the leases; they run out by themselves")
-        return len(handed)
+                log.warning("could not end the lease; it runs out by itself")
+        return handed
 
     def close(self) -> None:
         self.publishing.shutdown(wait=True)  # news of committed moves still goes out

@@ -238,17 +238,20 @@ class Tables:
             live.clock.turn_since = _aware(rows[-1].created_at)  # a line's time starts a turn
             if live.state is not None and live.state.is_over:
                 live.status = "finished"
+        self._unhost_if_over(live)
         self._schedule_bot(live)
         return True
 
     def adopt(self) -> None:
-        """Keep hosting this process's tables and take running tables no process hosts
-        (their host died): their bots and clocks carry on here."""
+        """Keep hosting this process's tables and take those of a process that died: their
+        bots and clocks carry on here. The database's running tables are read only now and
+        then (`recount_due`), to host any that no process hosts, never at every look."""
         if not self.cluster.shared:
             return
-        with self.db.open() as s:
-            running = s.scalars(select(Table.id).where(Table.status == "running")).all()
-        for table_id in self.cluster.renew(running):
+        taken = self.cluster.look()
+        if self.cluster.recount_due():
+            taken += self._recount()
+        for table_id in taken:
             live = self.get(table_id)
             self._catch_up(live)
             log.info("table %s: hosted here from now on", table_id)
@@ -287,7 +290,43 @@ class Tables:
                 entry = self._replay_line(live, row.number, row.seat, row.action, row.note)
                 self._tell(live, entry)
             live.status = status
+        self._unhost_if_over(live)
         self._schedule_bot(live)
+
+    def _unhost_if_over(self, live: LiveTable) -> None:
+        """A table no longer at play needs no host (if it was this process)."""
+        if live.status not in ("open", "running") and self.cluster.hosts(live.id):
+            self.cluster.release(live.id)
+
+    def _host_here(self, table_ids: list[int]) -> list[int]:
+        """Host those of the tables no process hosts; Redis failing, the next recount
+        does (its bots wait until then)."""
+        try:
+            return self.cluster.claim(table_ids)
+        except Exception:
+            log.warning("could not host tables %s here; the next recount does", table_ids[:5])
+            return []
+
+    def _recount(self) -> list[int]:
+        """Compare the hosts with the database: host the running tables nobody hosts (a
+        start whose claim failed, a site whose Redis was emptied), forget the hosts of
+        tables no longer running (one that ended with its host gone). Returns the tables
+        newly hosted here."""
+        with self.db.open() as s:
+            running = set(s.scalars(select(Table.id).where(Table.status == "running")).all())
+        taken = self._host_here(sorted(running))
+        gone = [t for t in self.cluster.listed() if t not in running]
+        if gone:  # re-read: a table may have started since (a status never goes back)
+            with self.db.open() as s:
+                at_play = set(
+                    s.scalars(
+                        select(Table.id).where(
+                            Table.id.in_(gone), Table.status.in_(("open", "running"))
+                        )
+                    ).all()
+                )
+            self.cluster.forget([t for t in gone if t not in at_play])  # ended, or deleted
+        return taken
 
     def _reload(self, live: LiveTable) -> None:
         """The table afresh from the database, in place: its lock and listeners stay."""
@@ -508,6 +547,7 @@ class Tables:
             live.status = "running"
             live.clock.turn_since = table.turn_since
             live.state = live.game.setup(live.players, live.options, live.seed)
+        self._host_here([live.id])  # its bots and clocks: here, where it started
         self._table_changed(live)
         self._schedule_bot(live)
 
@@ -664,6 +704,7 @@ class Tables:
                 acked = self._tell(live, entry, proposal.mover)
         counted.move_seconds.observe(time.perf_counter() - proposal.started)
         self.cluster.publish(live.id, LINE)
+        self._unhost_if_over(live)
         self._schedule_bot(live)
         self._notify(live)
         return acked

@@ -238,8 +238,12 @@ def http_seat(clients: list[Client], table_id: int, seat: int, played: Played, s
 
 
 def lease_holder(site: str, table_id: int) -> str | None:
-    found = redis.Redis.from_url(REDIS).get(f"{site}:host:{table_id}")
-    return found.decode() if found else None
+    """The process hosting the table, while its lease lasts."""
+    client = redis.Redis.from_url(REDIS)
+    found = client.hget(f"{site}:hosts", str(table_id))
+    if found is None or not client.exists(f"{site}:alive:{found.decode()}"):
+        return None
+    return found.decode()
 
 
 def drain_and_restart(server: Server) -> str:

@@ -49,9 +49,10 @@ def listening(live: LiveTable, seat: int) -> Listener:
     return Listener(live.seats[seat][0])
 
 
-def started_table(hub: Tables) -> int:
+def started_table(hub: Tables, names: str = "") -> int:
     with hub.db.write() as s:
-        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
+        host = User(name=f"host{names}", password_hash="x")
+        guest = User(name=f"guest{names}", password_hash="x")
         s.add_all([host, guest])
         s.commit()
     table_id = hub.create(host, "topiary", 2, {}, [None, None], "live")
