@@ -98,6 +98,8 @@ class LiveTable:
     # The number of the line being committed: checked and applied to a copy of the state,
     # not yet in the log. No other line may be proposed meanwhile.
     pending: int | None = None
+    # The number a bot's think is queued or under way for: asked once, not at every look.
+    bot_asked: int | None = None
     listeners: list[Listener] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines (`server.chat`)
     chat_seen: int = 0  # the number of the last chat line told here

@@ -973,11 +973,22 @@ class Tables:
             if seat is None or live.seats[seat][1] is None:
                 return
             expected = live.moves_made + 1
+            if live.bot_asked == expected:
+                return  # already thinking about it
+            live.bot_asked = expected
         metrics.BOTS_QUEUED.inc()
         self.bots.submit(self._bot_move, live, seat, expected)
 
     def _bot_move(self, live: LiveTable, seat: int, expected: int) -> None:
         metrics.BOTS_QUEUED.dec()
+        try:
+            self._think_and_play(live, seat, expected)
+        finally:
+            with live.lock:
+                if live.bot_asked == expected:
+                    live.bot_asked = None  # asked again at the next look if still its turn
+
+    def _think_and_play(self, live: LiveTable, seat: int, expected: int) -> None:
         with live.lock:
             bot_name = live.seats[seat][1]
             if live.state is None or live.moves_made + 1 != expected or bot_name is None:

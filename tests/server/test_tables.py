@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -243,3 +244,57 @@ def test_a_move_that_reveals_cannot_be_taken_back_whatever_its_events_say(hub: T
     with pytest.raises(ApiError) as refused:
         hub.undo(table_id, live.state.to_move, len(moves) + 1)
     assert refused.value.status == 403 and "stands" in refused.value.message
+
+
+class HeldThinker:
+    """Stands for the bot workers: counts the thinks asked for and answers only when let."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self.go = threading.Event()
+
+    def submit(self, think: Any, game_id: str, state: dict, seat: int, *rest: Any) -> Any:
+        from concurrent.futures import Future
+
+        self.asked += 1
+        answer: Future[str] = Future()
+
+        def later() -> None:
+            self.go.wait(10)
+            position = games.get(game_id).state_from_json(state)
+            answer.set_result(str(position.legal_actions()[0]))
+
+        threading.Thread(target=later, daemon=True).start()
+        return answer
+
+    def shutdown(self, **_: Any) -> None:
+        self.go.set()
+
+
+def test_a_bot_thinking_is_not_asked_again_at_every_look(hub: Tables):
+    """The clock's look, twice a second, once queued a think for every bot to move: a think
+    longer than half a second ran again and again, and the queue grew with the tables."""
+    held = HeldThinker()
+    hub.thinkers = held  # type: ignore[assignment]
+    with hub.db.write() as s:
+        host = User(name="host", password_hash="x")
+        s.add(host)
+        s.commit()
+    table_id = hub.create(host, "topiary", 2, {}, [None, "random"], "live")
+    hub.start(table_id, host)
+    live = hub.get(table_id)
+    while live.state is not None and live.state.to_move == 0:  # the person's turn first
+        hub.submit(table_id, 0, live.moves_made + 1, str(live.state.legal_actions()[0]))
+    assert live.state is not None and live.state.to_move == 1
+    for _ in range(5):
+        hub.check_clocks()
+    deadline = time.monotonic() + 5
+    while held.asked < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert held.asked == 1
+    made = live.moves_made
+    held.go.set()
+    deadline = time.monotonic() + 10
+    while live.moves_made == made and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.moves_made > made  # the one think was played (and the turn went on)
