@@ -95,7 +95,6 @@ def load(live: LiveTable, s: DbSession) -> None:
 def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:
     """Store a line by `user` at the table and tell everyone there."""
     text = cleaned(text)
-    live = hub.get(table_id)
     with hub.db.write() as s:
         # Locked: the lines of one table commit in the order of their numbers, whichever
         # process stores them, so that a reader who has told line N misses none below it.
@@ -117,7 +116,9 @@ def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:
         s.flush()
         said = line(row)
         s.commit()
-    hear(hub, live)
+    live = hub.watched(table_id)  # else nobody here listens: a page opened later reads it
+    if live is not None:
+        hear(hub, live)
     hub.cluster.publish(table_id, CHAT)
     return said
 

@@ -100,6 +100,9 @@ class LiveTable:
     pending: int | None = None
     # The number a bot's think is queued or under way for: asked once, not at every look.
     bot_asked: int | None = None
+    # Left the process's memory (`Tables.forget_if_done`): whoever still holds it reads
+    # the table anew.
+    gone: bool = False
     listeners: list[Listener] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines (`server.chat`)
     chat_seen: int = 0  # the number of the last chat line told here

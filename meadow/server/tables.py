@@ -116,13 +116,27 @@ class Tables:
     # -- loading ----------------------------------------------------------------------
 
     def get(self, table_id: int) -> LiveTable:
+        """The table: the one in memory, else read from the database and kept while it is
+        at play. A table no longer at play is kept only while someone watches it
+        (`subscribe`), so that its readers do not fill the process's memory."""
         with self.guard:
             live = self.live.get(table_id)
-        if live is not None:
+        if live is not None and not live.gone:
             return live
         loaded = self._load(table_id)
+        if loaded.status not in ("open", "running"):
+            return loaded
         with self.guard:
-            return self.live.setdefault(table_id, loaded)
+            kept = self.live.get(table_id)
+            if kept is None or kept.gone:
+                self.live[table_id] = kept = loaded
+            return kept
+
+    def watched(self, table_id: int) -> LiveTable | None:
+        """The table if it is in memory here (at play, or watched), else None."""
+        with self.guard:
+            live = self.live.get(table_id)
+        return None if live is None or live.gone else live
 
     def held(self) -> list[LiveTable]:
         """The tables in this process's memory."""
@@ -294,9 +308,28 @@ class Tables:
         self._schedule_bot(live)
 
     def _unhost_if_over(self, live: LiveTable) -> None:
-        """A table no longer at play needs no host (if it was this process)."""
-        if live.status not in ("open", "running") and self.cluster.hosts(live.id):
+        """A table no longer at play needs no host (if it was this process), and leaves
+        memory once nobody here watches it."""
+        if live.status in ("open", "running"):
+            return
+        if self.cluster.hosts(live.id):
             self.cluster.release(live.id)
+        self.forget_if_done(live)
+
+    def forget_if_done(self, live: LiveTable) -> bool:
+        """A table no longer at play that nobody here watches leaves memory: opened again,
+        it is rebuilt from its log. A process keeps only the tables at play and those
+        watched, however many games it has hosted. True if it left."""
+        with live.lock:  # then the guard: never the other way round
+            busy = live.listeners or live.pending is not None or live.bot_asked is not None
+            if live.status in ("open", "running") or busy:
+                return False
+            with self.guard:
+                if self.live.get(live.id) is not live:
+                    return False  # a table read but never kept: nothing to forget
+                del self.live[live.id]
+            live.gone = True
+            return True
 
     def _host_here(self, table_ids: list[int]) -> list[int]:
         """Host those of the tables no process hosts; Redis failing, the next recount
@@ -509,7 +542,6 @@ class Tables:
         hosts a new private table with the same options, clocks and bots, each person's
         seat kept for them; whoever asks after is seated at theirs. Decided under the old
         table's row lock, so that two asking at once make one rematch, not two."""
-        old_live = self.get(table_id)
         with self.db.write() as s:
             old = _locked(s, table_id)
             if old.status != "finished":
@@ -523,8 +555,11 @@ class Tables:
                 s.flush()
                 new_id = old.rematch_id = new.id
                 s.commit()
-        if offered is None:
-            self._table_changed(old_live)  # its pages offer the rematch at once
+        if offered is None:  # its pages offer the rematch at once, here and elsewhere
+            watched = self.watched(table_id)
+            if watched is not None:
+                self._announce_table(watched)
+            self.cluster.publish(table_id)
         elif self.current(new_id).seat_of(user.id) is None:
             self.join(new_id, user)
         return new_id
@@ -869,18 +904,30 @@ class Tables:
                 fields.update(outbound.position(live.state, seat, live.moves_made))
             return outbound.message("sync", **fields)
 
-    def subscribe(self, live: LiveTable, listener: Listener, since: int = 0) -> None:
+    def subscribe(self, live: LiveTable, listener: Listener, since: int = 0) -> LiveTable:
         """A listener hears everything since move `since` (a sync), then each line: both
-        under the lock, so that no line is missed or told before the sync."""
-        with live.lock:
-            live.listeners.append(listener)
-            seat = live.seat_of(listener.user_id)
-            listener.send(self.sync(live, seat, since, listener.muted))
+        under the lock, so that no line is missed or told before the sync. Returns the
+        table it listens to: `live`, or the table read anew if `live` left memory."""
+        while True:
+            if not live.gone:
+                with self.guard:  # a table read but not kept is kept from now on
+                    kept = self.live.get(live.id)
+                    if kept is None or kept.gone:
+                        self.live[live.id] = kept = live
+                live = kept
+            with live.lock:
+                if not live.gone:
+                    live.listeners.append(listener)
+                    seat = live.seat_of(listener.user_id)
+                    listener.send(self.sync(live, seat, since, listener.muted))
+                    return live
+            live = self.current(live.id)
 
     def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
         with live.lock:
             if listener in live.listeners:
                 live.listeners.remove(listener)
+        self.forget_if_done(live)
 
     def _table_changed(self, live: LiveTable) -> None:
         """Seats or status changed: this process's listeners get a sync, the others news."""

@@ -298,3 +298,43 @@ def test_a_bot_thinking_is_not_asked_again_at_every_look(hub: Tables):
     while live.moves_made == made and time.monotonic() < deadline:
         time.sleep(0.01)
     assert live.moves_made > made  # the one think was played (and the turn went on)
+
+
+def test_a_finished_table_leaves_memory_once_nobody_watches_it_and_comes_back_intact(
+    hub: Tables,
+):
+    """Issue 26: a process kept every table it had loaded, some 0.5 MB for each game."""
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+
+    def held() -> list[int]:
+        return [table.id for table in hub.held()]
+
+    async def play_watched_then_leave() -> Any:
+        watcher = listening(live, 1)
+        assert hub.subscribe(live, watcher) is live
+        rng = Rng(3)
+        while live.state is not None and not live.state.is_over:
+            legal = live.state.legal_actions()
+            hub.submit(table_id, live.state.to_move, live.moves_made + 1, str(rng.choice(legal)))
+        assert table_id in held()  # watched: kept
+        hub.unsubscribe(live, watcher)
+        return live.state.result()
+
+    final = run_alone(play_watched_then_leave())
+    assert table_id not in held()
+    again = hub.get(table_id)  # its page opened again: read anew from the log
+    assert again is not live and again.status == "finished"
+    assert again.moves_made == live.moves_made
+    assert again.state is not None and again.state.result() == final
+    assert table_id not in held()  # read, not kept
+
+    async def a_late_socket() -> None:
+        late = listening(live, 0)
+        kept = hub.subscribe(live, late)  # it held the old table: it gets the one kept now
+        assert kept is not live and kept.listeners == [late]
+        assert held() == [table_id]
+        hub.unsubscribe(kept, late)
+
+    run_alone(a_late_socket())
+    assert held() == []

@@ -429,7 +429,7 @@ async def watch(
         return
     await websocket.accept()
     listener = Listener(user_id, muted)
-    hub.subscribe(live, listener, since)
+    live = hub.subscribe(live, listener, since)
     drain.opened(listener)
     sending = asyncio.create_task(_send_news(websocket, listener))
     try:
