@@ -23,6 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
+import redis
 import yaml
 
 from tests.server.conftest import (
@@ -91,7 +92,8 @@ def test_compose_runs_two_processes_on_postgres_and_redis_behind_nginx():
     assert nginx["depends_on"] == {name: {"condition": "service_healthy"} for name in PROCESSES}
     assert nginx["volumes"] == ["./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro"]
     upstreams = re.findall(r"^\s*server (\S+) ", NGINX_CONF.read_text(), re.MULTILINE)
-    assert upstreams == [f"{name}:8000" for name in PROCESSES]
+    # Both groups, any process and a table's own, are the two processes.
+    assert upstreams == [f"{name}:8000" for name in PROCESSES] * 2
 
 
 def _seconds(duration: str) -> float:
@@ -279,7 +281,8 @@ def nginx_in_front(tmp_path: Path, first: Server, second: Server) -> Iterator[st
         .replace("listen 80;", f"listen 127.0.0.1:{port};")
         .replace("/var/log/nginx/", f"{tmp_path}/")
     )
-    assert ours.count(str(tmp_path)) == 1 and ours.count("127.0.0.1:") == 3
+    # Two upstream groups (any process, and a table's own) of the same two, and the listen.
+    assert ours.count(str(tmp_path)) == 1 and ours.count("127.0.0.1:") == 5
     (tmp_path / "meadow.conf").write_text(ours)
     temp = {f"{name}_temp_path": tmp_path / name for name in TEMPORARY}
     (tmp_path / "nginx.conf").write_text(
@@ -352,8 +355,41 @@ def test_nginx_in_front_of_the_topology(tmp_path_factory: pytest.TempPathFactory
         assert access and all(re.search(r" [0-9a-f]{32}$", line) for line in access)
         for server in (first, second):
             assert any(f" 127.0.0.1:{server.port} " in line for line in access)
+        # Every request and socket of a table went to one process: the one hosting it.
+        assert_one_process_per_table(access, [table_id], first, second)
+        # Tables spread over both processes by number, each whole on one.
+        others = [start_table(host, guest) for _ in range(8)]
+        for other in others:
+            play(other, {0: host, 1: guest}, 1)
+        access = (tmp_path / "access.log").read_text().splitlines()
+        served = assert_one_process_per_table(access, others, first, second)
+        assert len(set(served.values())) == 2
+        site = first.env["MEADOW_CLUSTER_NAME"]
+        hosts = redis.Redis.from_url(REDIS).hgetall(f"{site}:hosts")
+        pids = {first.port: first.process.pid, second.port: second.process.pid}
+        for other, port in served.items():
+            assert hosts[str(other).encode()].decode().split(":")[1] == str(pids[port])
         # One process stops: nginx sends everything to the other.
         first.stop()
         for _ in range(6):
             assert httpx.get(base + "/readyz").status_code == 200
         assert play(table_id, {0: host, 1: guest}, 2) == 7
+
+
+def assert_one_process_per_table(
+    access: list[str], table_ids: list[int], first: Server, second: Server
+) -> dict[int, int]:
+    """Each table's lines in nginx's log went to one process; the port of each."""
+    served = {}
+    for table_id in table_ids:
+        path = re.compile(rf'"[A-Z]+ /api/tables/{table_id}(/[^ ]*)? ')
+        ports = {
+            port
+            for line in access
+            if path.search(line)
+            for port in (first.port, second.port)
+            if f" 127.0.0.1:{port} " in line
+        }
+        assert len(ports) == 1, f"table {table_id} was served by {ports}"
+        served[table_id] = ports.pop()
+    return served
