@@ -158,7 +158,7 @@ class RedisCluster:
         # and then as a safety net. Never per look.
         self.recount_at = 0.0
         self.closed = False
-        # Set once the process stops: it hosts nothing from then on, whatever `renew` hears.
+        # Set once the process stops: it hosts nothing from then on, whatever `look` hears.
         self.leaving = False
         self.leases = threading.Lock()  # `look` and `hand_over`, one after the other
         self.listening: threading.Thread | None = None
