@@ -1034,6 +1034,7 @@ class Tables:
             with live.lock:
                 if live.bot_asked == expected:
                     live.bot_asked = None  # asked again at the next look if still its turn
+            self.forget_if_done(live)  # the bot's move may have ended the game
 
     def _think_and_play(self, live: LiveTable, seat: int, expected: int) -> None:
         with live.lock:

@@ -4,6 +4,7 @@ database, can show."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Coroutine, Iterator
@@ -338,3 +339,25 @@ def test_a_finished_table_leaves_memory_once_nobody_watches_it_and_comes_back_in
 
     run_alone(a_late_socket())
     assert held() == []
+
+
+def test_a_game_the_bot_ends_leaves_memory_too(hub: Tables):
+    with hub.db.write() as s:
+        host = User(name="host", password_hash="x")
+        s.add(host)
+        s.commit()
+    table_id = hub.create(host, "topiary", 2, {}, [None, "random"], "live")
+    hub.start(table_id, host)
+    live = hub.get(table_id)
+    deadline = time.monotonic() + 60
+    while live.status == "running" and time.monotonic() < deadline:
+        state = live.state
+        if state is not None and state.to_move == 0 and live.pending is None:
+            with contextlib.suppress(ApiError):  # the bot moved meanwhile
+                hub.submit(table_id, 0, live.moves_made + 1, str(state.legal_actions()[0]))
+        else:
+            time.sleep(0.005)
+    assert live.status == "finished"
+    while table_id in [t.id for t in hub.held()] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert table_id not in [t.id for t in hub.held()]
