@@ -6,17 +6,20 @@ the server's memory is read after each.
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given). The guest creates a table with the bot in the other seat, starts it, and plays
-the first legal move whenever it is its turn (asking the table's page between moves, as a
-browser that polls would), until the game ends; then it opens the finished table's page and
-its replay, and starts the next. The server's resident memory (VmRSS from /proc) is read
-after each game; the report gives it after the `--warm` first games (caches filled, the
-interpreter's arenas grown) and at the end, and the growth per game in between.
+a random legal move (seeded) whenever it is its turn (asking the table's page between moves,
+as a browser that polls would), until the game ends (always its first move could loop
+forever: in Mystic Vale, a push on every turn against a bot that passes); then it opens
+the finished table's page and its replay, and starts the next. The server's resident
+memory (VmRSS from /proc) is read after each game; the report gives it after the `--warm`
+first games (caches filled, the interpreter's arenas grown) and at the end, and the growth
+per game in between.
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
+import random
 import sys
 import time
 from pathlib import Path
@@ -46,7 +49,7 @@ class Guest:
             raise RuntimeError(f"{path}: {reply.status_code} {reply.text}")
         return reply
 
-    def play_one(self, game: str, bot: str) -> int:
+    def play_one(self, game: str, bot: str, rng: random.Random) -> int:
         """A whole game against the bot; returns the moves the guest made."""
         created = self.post("/api/tables", {"game": game, "players": 2, "seats": [None, bot]})
         table_id = created.json()["id"]
@@ -59,7 +62,7 @@ class Guest:
             if not state.get("legal"):
                 time.sleep(0.005)  # the bot's turn
                 continue
-            body = {"move": state["move"] + 1, "action": state["legal"][0]}
+            body = {"move": state["move"] + 1, "action": rng.choice(state["legal"])}
             if self.post(f"/api/tables/{table_id}/moves", body).status_code == 200:
                 made += 1
         self.http.get(f"/api/tables/{table_id}").raise_for_status()  # the page, once over
@@ -74,6 +77,7 @@ def main() -> None:
     parser.add_argument("--game", default="mystic_vale")
     parser.add_argument("--bot", default="easy")
     parser.add_argument("--database-url")
+    parser.add_argument("--seed", type=int, default=1, help="the guest's choices")
     args = parser.parse_args()
     args.processes, args.redis_url = 1, None
     servers, ports = start_servers(args)
@@ -82,9 +86,9 @@ def main() -> None:
         guest = Guest(f"http://127.0.0.1:{ports[0]}")
         print(f"{platform.processor() or platform.machine()}, Python {sys.version.split()[0]}")
         print(f"server at start: {resident_mb(pid):.1f} MB")
-        sizes, moves, started = [], 0, time.perf_counter()
+        sizes, moves, started, rng = [], 0, time.perf_counter(), random.Random(args.seed)
         for game in range(1, args.games + 1):
-            moves += guest.play_one(args.game, args.bot)
+            moves += guest.play_one(args.game, args.bot, rng)
             sizes.append(resident_mb(pid))
             if game % 10 == 0:
                 print(f"after {game} games: {sizes[-1]:.1f} MB", flush=True)
