@@ -103,7 +103,7 @@ def test_a_recorded_ladder_resumes_without_playing_a_game_twice(tmp_path, capsys
     main([*args, "-n", "2"])
     first = record.read_text().splitlines()
     assert len(first) == 2
-    assert {json.loads(line)["bots"][1] for line in first} == {"greedy"}
+    assert {json.loads(line)["bots"][1] for line in first} == {spec_for("easy", "topiary")}
     with record.open("a") as file:
         file.write('{"key": "a line cut short by a cra')  # a run killed mid-write
     main([*args, "-n", "4", "--out", str(tmp_path / "out.json")])
