@@ -272,18 +272,23 @@ class HeldThinker:
         self.go.set()
 
 
-def test_a_bot_thinking_is_not_asked_again_at_every_look(hub: Tables):
-    """The clock's look, twice a second, once queued a think for every bot to move: a think
-    longer than half a second ran again and again, and the queue grew with the tables."""
-    held = HeldThinker()
-    hub.thinkers = held  # type: ignore[assignment]
+def table_against_a_bot(hub: Tables) -> tuple[int, LiveTable]:
+    """A started Topiary table: a person in seat 0, the random bot in seat 1."""
     with hub.db.write() as s:
         host = User(name="host", password_hash="x")
         s.add(host)
         s.commit()
     table_id = hub.create(host, "topiary", 2, {}, [None, "random"], "live")
     hub.start(table_id, host)
-    live = hub.get(table_id)
+    return table_id, hub.get(table_id)
+
+
+def test_a_bot_thinking_is_not_asked_again_at_every_look(hub: Tables):
+    """The clock's look, twice a second, once queued a think for every bot to move: a think
+    longer than half a second ran again and again, and the queue grew with the tables."""
+    held = HeldThinker()
+    hub.thinkers = held  # type: ignore[assignment]
+    table_id, live = table_against_a_bot(hub)
     while live.state is not None and live.state.to_move == 0:  # the person's turn first
         hub.submit(table_id, 0, live.moves_made + 1, str(live.state.legal_actions()[0]))
     assert live.state is not None and live.state.to_move == 1
@@ -342,13 +347,7 @@ def test_a_finished_table_leaves_memory_once_nobody_watches_it_and_comes_back_in
 
 
 def test_a_game_the_bot_ends_leaves_memory_too(hub: Tables):
-    with hub.db.write() as s:
-        host = User(name="host", password_hash="x")
-        s.add(host)
-        s.commit()
-    table_id = hub.create(host, "topiary", 2, {}, [None, "random"], "live")
-    hub.start(table_id, host)
-    live = hub.get(table_id)
+    table_id, live = table_against_a_bot(hub)
     deadline = time.monotonic() + 60
     while live.status == "running" and time.monotonic() < deadline:
         state = live.state
