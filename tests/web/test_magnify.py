@@ -130,13 +130,16 @@ def test_a_harmonies_card_shows_enlarged_with_its_text(player: Player) -> None:
 def long_press(player: Player, target: object) -> None:
     """A finger held on the element until its panel shows, then lifted, as the phone's own
     touch screen sends it (the browser decides whether a click follows)."""
+    # A phone has no mouse, but the lobby's clicks left Playwright's over the page: once the
+    # page scrolls, the element under it is hovered and may show its own panel, by mouse.
+    player.page.mouse.move(0, 0)
     # In the middle of the screen: not under the action bar pinned at its bottom.
     target.evaluate("(node) => node.scrollIntoView({ block: 'center' })")
     box = target.bounding_box()
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     touch = player.page.context.new_cdp_session(player.page)
     touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-    player.page.wait_for_selector(PANEL)
+    player.page.wait_for_selector(f"{PANEL}.by-touch")
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     # Whatever the lifted finger sends has been handled after two frames.
     player.page.evaluate(
