@@ -7,6 +7,7 @@ leaves open are documented in docs/harmonies.md and marked "Open point" here.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -44,6 +45,11 @@ _NEXT_STACK: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {
     for colour in c.COLOURS
     if (*stack, colour) in c.LEGAL_STACKS
 }
+# Per stack: the colours that may go on it (rulebook p.4), for the legal list's one pass.
+_TAKES: dict[tuple[str, ...], frozenset[str]] = {
+    stack: frozenset(colour for colour in c.COLOURS if (stack, colour) in _NEXT_STACK)
+    for stack in c.LEGAL_STACKS
+}
 
 
 @dataclass(slots=True)
@@ -58,6 +64,13 @@ class Player:
     spirit: int = 0  # the spirit kept, 0 before the choice
     # Each space's landscape, kept up to date as tokens go down (see `lands`).
     known_lands: list[str | None] | None = field(default=None, repr=False, compare=False)
+    # Per held card: where its next cube may go. Worked out when asked; forgotten when a
+    # token or a cube goes down on this board (nothing else changes it).
+    known_cube_spaces: dict[int, tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    # Per colour: the spaces a token of it may go on, kept up to date (see `open_spaces`).
+    known_open: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
 
     def clone(self) -> Player:
         return Player(
@@ -68,6 +81,8 @@ class Player:
             self.offer[:],
             self.spirit,
             None if self.known_lands is None else self.known_lands[:],
+            dict(self.known_cube_spaces),
+            None if self.known_open is None else {k: v[:] for k, v in self.known_open.items()},
         )
 
     def lands(self) -> list[str | None]:
@@ -75,6 +90,37 @@ class Player:
         if self.known_lands is None:
             self.known_lands = [c.LANDSCAPES.get(stack) for stack in self.stacks]
         return self.known_lands
+
+    def open_spaces(self) -> dict[str, list[int]]:
+        """Per colour: the spaces, in order, where a token of it may go (no cube there, and
+        it stacks into a Tree, Mountain or Building: rulebook p.4)."""
+        if self.known_open is None:
+            self.known_open = {
+                colour: [
+                    i
+                    for i, stack in enumerate(self.stacks)
+                    if not self.cubes[i] and colour in _TAKES[stack]
+                ]
+                for colour in c.COLOURS
+            }
+        return self.known_open
+
+    def changed(self, space: int) -> None:
+        """A token or a cube went down on `space`: bring what is kept up to date."""
+        if self.known_lands is not None:
+            self.known_lands[space] = c.LANDSCAPES.get(self.stacks[space])
+        self.known_cube_spaces = {}
+        if self.known_open is None:
+            return
+        takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
+        for colour, spaces in self.known_open.items():
+            at = bisect_left(spaces, space)
+            there = at < len(spaces) and spaces[at] == space
+            if colour in takes:
+                if not there:
+                    spaces.insert(at, space)
+            elif there:
+                del spaces[at]
 
     def empty_spaces(self) -> int:
         return sum(1 for s in self.stacks if not s)
@@ -163,6 +209,8 @@ class HarmoniesState(State):
         self._legal = None
         for player in self.seats:
             player.known_lands = None
+            player.known_cube_spaces = {}
+            player.known_open = None
 
     @property
     def solo(self) -> bool:
@@ -178,30 +226,32 @@ class HarmoniesState(State):
         actions: list[Action] = []
         if self.taken_space < 0:
             actions += [TakeTokens(i + 1) for i, space in enumerate(self.central) if space]
-        names = self.board.names
-        for colour in c.COLOURS:
-            if colour in self.hand:
-                actions += [
-                    _place_token(colour, names[i]) for i in self._token_spaces(player, colour)
-                ]
+        if self.hand:
+            actions += self._token_actions(player)
         if self._may_take_card(player):
             actions += [
                 TakeCard(c.cards()[cid].slug) for cid in self.display if self._affordable(cid)
             ]
+        cube_actions = _cube_actions(self.board.side)
         for cid, spaces in self.cube_spaces(self.seat).items():
-            actions += [_place_cube(c.cards()[cid].slug, names[i]) for i in spaces]
+            by_space = cube_actions[cid]
+            actions += [by_space[i] for i in spaces]
         if self.taken_space >= 0 and not self.hand:
             actions.append(EndTurn())
             if self.solo and not self.card_taken and self.deck:
                 actions += [SwapCard(c.cards()[cid].slug) for cid in self.display]
         return actions
 
-    def _token_spaces(self, player: Player, colour: str) -> list[int]:
-        return [
-            i
-            for i, stack in enumerate(player.stacks)
-            if not player.cubes[i] and (stack, colour) in _NEXT_STACK
-        ]
+    def _token_actions(self, player: Player) -> list[Action]:
+        """Every token in hand on every space that takes it: by colour, then by space."""
+        token_actions = _token_actions(self.board.side)
+        open_spaces = player.open_spaces()
+        actions: list[Action] = []
+        for colour in c.COLOURS:
+            if colour in self.hand:
+                by_space = token_actions[colour]
+                actions += [by_space[i] for i in open_spaces[colour]]
+        return actions
 
     def _may_take_card(self, player: Player) -> bool:
         return not self.card_taken and len(player.held) < c.HELD_CARD_LIMIT
@@ -214,20 +264,27 @@ class HarmoniesState(State):
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
         is on the board around it in one of the six rotations (rulebook p.6)."""
         lands = [c.LANDSCAPES.get(stack) for stack in player.stacks]
-        return self._habitat_spaces(card_id, lands, player.cubes)
+        return list(self._habitat_spaces(card_id, lands, player.cubes))
 
-    def cube_spaces(self, seat: int) -> dict[int, list[int]]:
+    def cube_spaces(self, seat: int) -> dict[int, tuple[int, ...]]:
         """For each card the seat holds: the spaces where its next cube may go."""
         player = self.seats[seat]
-        lands = player.lands()
-        return {cid: self._habitat_spaces(cid, lands, player.cubes) for cid, _placed in player.held}
+        known = player.known_cube_spaces
+        spaces = {}
+        for cid, _placed in player.held:
+            if cid not in known:
+                known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
+            spaces[cid] = known[cid]
+        return spaces
 
-    def _habitat_spaces(self, card_id: int, lands: list[str | None], cubes: list[int]) -> list[int]:
+    def _habitat_spaces(
+        self, card_id: int, lands: list[str | None], cubes: list[int]
+    ) -> tuple[int, ...]:
         habitats = habitats_around(self.board.side, card_id)
-        want = c.cards()[card_id].cube_landscape
+        want = _cube_landscape(card_id)
         spaces = []
-        for i in [i for i, land in enumerate(lands) if land == want]:
-            if cubes[i]:
+        for i, land in enumerate(lands):
+            if land != want or cubes[i]:
                 continue
             for habitat in habitats[i]:
                 for j, needed in habitat:
@@ -236,7 +293,7 @@ class HarmoniesState(State):
                 else:
                     spaces.append(i)
                     break
-        return spaces
+        return tuple(spaces)
 
     def _apply(self, action: Action) -> list[Event]:
         seat = self.seat
@@ -267,8 +324,7 @@ class HarmoniesState(State):
         i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
         self.hand.remove(action.colour)
         player.stacks[i] = player.stacks[i] + (action.colour,)
-        if player.known_lands is not None:
-            player.known_lands[i] = c.LANDSCAPES.get(player.stacks[i])
+        player.changed(i)
         return [Event("place_token", seat, {"colour": action.colour, "cell": action.cell})]
 
     def _apply_take_card(self, seat: int, player: Player, card_id: int) -> list[Event]:
@@ -284,6 +340,7 @@ class HarmoniesState(State):
         entry = next(e for e in player.held if e[0] == card_id)
         entry[1] += 1
         player.cubes[i] = card_id
+        player.changed(i)
         public: dict[str, JSON] = {"card": action.card, "cell": action.cell}
         if entry[1] == c.cards()[card_id].cubes:
             player.held.remove(entry)
@@ -572,6 +629,28 @@ class HarmoniesState(State):
 
 
 Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
+
+
+@cache
+def _cube_landscape(card_id: int) -> str:
+    return c.cards()[card_id].cube_landscape
+
+
+@cache
+def _token_actions(side: str) -> dict[str, tuple[PlaceToken, ...]]:
+    """Per colour, per space of a board side: its PlaceToken action."""
+    names = c.board(side).names
+    return {colour: tuple(_place_token(colour, name) for name in names) for colour in c.COLOURS}
+
+
+@cache
+def _cube_actions(side: str) -> dict[int, tuple[PlaceCube, ...]]:
+    """Per card, per space of a board side: its PlaceCube action."""
+    names = c.board(side).names
+    return {
+        cid: tuple(_place_cube(card.slug, name) for name in names)
+        for cid, card in c.cards().items()
+    }
 
 
 @cache
