@@ -57,7 +57,24 @@ def configurations(game_id: str) -> list[tuple[int, dict[str, Any]]]:
             values = (True, False)
         variants += [default | {name: v} for v in values if v != default[name]]
     counts = [p for p in game.player_counts if p <= MOST_PLAYERS]
-    return [(players, options) for options in variants for players in counts]
+    return [
+        (players, options)
+        for options in variants
+        for players in counts
+        if _fits(game, players, options)
+    ]
+
+
+def _fits(game: Any, players: int, options: dict[str, Any]) -> bool:
+    """Whether the game accepts these options at this player count (Topiary's removed motif
+    set needs fewer than 4 players)."""
+    from meadow.core.errors import OptionError
+
+    try:
+        game.setup(players, options, 0)
+    except OptionError:
+        return False
+    return True
 
 
 def steps(game_id: str, index: int) -> Iterator[Any]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -194,7 +196,7 @@ class State(ABC):
         """
         if self.is_over:
             raise IllegalAction(str(action), "the game is over")
-        if action not in self._cached_legal():
+        if not _listed(action, self._cached_legal()):
             raise IllegalAction(str(action), self._why_illegal(action))
         self._legal = None
         events = self._apply(action)
@@ -271,3 +273,9 @@ class State(ABC):
         return type(other) is type(self) and other.to_json() == self.to_json()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _listed(action: Action, legal: list[Action]) -> bool:
+    """Whether `action` is in `legal`. An action taken from the list is that very object,
+    so identity is tried first, in C; comparing by value calls each dataclass's `__eq__`."""
+    return any(map(is_, legal, repeat(action))) or action in legal

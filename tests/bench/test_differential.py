@@ -17,6 +17,17 @@ def test_every_option_value_and_player_count_is_played():
     assert boards == {"base", "valley", "valley_variant"}
 
 
+def test_options_a_player_count_refuses_are_left_out_of_it():
+    from meadow import games
+
+    topiary = games.get("topiary")
+    configs = configurations("topiary")
+    removed = {players for players, options in configs if options["removed_shape"] != "random"}
+    assert removed and 4 not in removed  # with 4 players every motif set is in play
+    for players, options in configs:
+        topiary.setup(players, options, 0)
+
+
 def test_a_version_agrees_with_itself():
     assert compare("topiary", 6, ROOT, jobs=1) == []
 

@@ -321,7 +321,7 @@ class HarmoniesState(State):
         return [Event("take_tokens", seat, {"space": space + 1, "tokens": list(self.hand)})]
 
     def _apply_place_token(self, seat: int, player: Player, action: PlaceToken) -> list[Event]:
-        i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
+        i = _space_of(self.board.side)[action.cell]
         self.hand.remove(action.colour)
         player.stacks[i] = player.stacks[i] + (action.colour,)
         player.changed(i)
@@ -336,7 +336,7 @@ class HarmoniesState(State):
 
     def _apply_place_cube(self, seat: int, player: Player, action: PlaceCube) -> list[Event]:
         card_id = c.card_by_slug()[action.card]
-        i = self.board.index[c.parse_cell_name(action.cell)]  # type: ignore[index]
+        i = _space_of(self.board.side)[action.cell]
         entry = next(e for e in player.held if e[0] == card_id)
         entry[1] += 1
         player.cubes[i] = card_id
@@ -634,6 +634,12 @@ Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
 @cache
 def _cube_landscape(card_id: int) -> str:
     return c.cards()[card_id].cube_landscape
+
+
+@cache
+def _space_of(side: str) -> dict[str, int]:
+    """Per space name of a board side ("c2"): its index. Actions name spaces this way."""
+    return {name: i for i, name in enumerate(c.board(side).names)}
 
 
 @cache

@@ -58,6 +58,7 @@ Frontier = tuple[frozenset[int], tuple[int, ...]]
 
 
 @cache
+@cache
 def _fitting(beside: frozenset[int], joker: int) -> frozenset[int]:
     """The animals a domino half may show beside `beside`: every animal there must match,
     the joker matching all. None beside (or only jokers): any; two different: the joker."""
