@@ -5,6 +5,12 @@
 Positions are taken from random 2-player games (at a quarter, half and three quarters of the
 game, where the seat to move has a choice); the bot searches each for a fixed number of
 iterations and the rate is iterations over the search time.
+
+A second, timed run of the same searches shows where an iteration's time goes: the share
+inside `sample_hidden` (the determinization, its own clone not counted), `clone`,
+`legal_actions`, `apply` and the game's `evaluate`, each counted without the calls it makes
+to the others; the rest is the tree's own bookkeeping. The timers cost time themselves, so
+the rate comes from the first, untimed run.
 """
 
 from __future__ import annotations
@@ -12,9 +18,12 @@ from __future__ import annotations
 import argparse
 import platform
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from meadow import games
-from meadow.bots import MctsBot, observe
+from meadow.bots import MctsBot, Observation, observe
 from meadow.core.game import Game, State
 from meadow.core.rng import Rng
 
@@ -32,17 +41,87 @@ def positions(game: Game, players: int, seed: int) -> list[State]:
     return [history[len(history) * k // 4] for k in (1, 2, 3)]
 
 
-def measure(game: Game, iterations: int, rollout: int | None, games_played: int = 2) -> float:
-    bot = MctsBot(iterations=iterations, rollout=rollout)
-    done, busy = 0, 0.0
-    for seed in range(games_played):
-        for state in positions(game, 2 if 2 in game.player_counts else 1, seed):
-            observation = observe(state, state.to_move)
+STATE_PARTS = ("sample_hidden", "clone", "legal_actions", "apply")
+PARTS = (*STATE_PARTS, "evaluate")
+
+
+class Parts:
+    """Time inside each of the methods a search calls, each without the calls it makes to
+    the others (a determinization's clone counts as clone, not as sampling)."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(PARTS, 0.0)
+        self._inner = [0.0]  # per open call: the time its timed callees took
+
+    def timed(self, name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self._inner.append(0.0)
             started = time.perf_counter()
-            bot.choose(observation, Rng(seed))
-            busy += time.perf_counter() - started
-            done += iterations
-    return done / busy
+            try:
+                return method(*args, **kwargs)
+            finally:
+                took = time.perf_counter() - started
+                self.seconds[name] += took - self._inner.pop()
+                self._inner[-1] += took
+
+        return call
+
+    @contextmanager
+    def on(self, game: Game) -> Iterator[None]:
+        cls = game.state_class
+        own = {name: cls.__dict__.get(name) for name in STATE_PARTS}
+        for name in STATE_PARTS:
+            setattr(cls, name, self.timed(name, getattr(cls, name)))
+        game.evaluate = self.timed("evaluate", game.evaluate)  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            del game.evaluate
+            for name, method in own.items():
+                if method is None:
+                    delattr(cls, name)  # inherited: the base class's serves again
+                else:
+                    setattr(cls, name, method)
+
+
+def measure(game: Game, iterations: int, rollout: int | None, games_played: int = 2) -> float:
+    """Iterations per second over the searches of the positions."""
+    searched = observations(game, games_played)
+    return iterations * len(searched) / search(searched, iterations, rollout)
+
+
+def shares(
+    game: Game, iterations: int, rollout: int | None, games_played: int = 2
+) -> dict[str, float]:
+    """Each part's share of the search time, and the tree's (what is left)."""
+    searched = observations(game, games_played)  # before the timers: not part of a search
+    parts = Parts()
+    with parts.on(game):
+        busy = search(searched, iterations, rollout)
+    found = {name: parts.seconds[name] / busy for name in PARTS}
+    found["tree"] = 1.0 - sum(found.values())
+    return found
+
+
+def observations(game: Game, games_played: int) -> list[tuple[Observation, int]]:
+    """The positions of `games_played` random games as their movers see them, with a seed."""
+    players = 2 if 2 in game.player_counts else 1
+    return [
+        (observe(state, state.to_move), seed)
+        for seed in range(games_played)
+        for state in positions(game, players, seed)
+    ]
+
+
+def search(searched: list[tuple[Observation, int]], iterations: int, rollout: int | None) -> float:
+    """The seconds spent searching each position for `iterations`."""
+    bot = MctsBot(iterations=iterations, rollout=rollout)
+    busy = 0.0
+    for observation, seed in searched:
+        started = time.perf_counter()
+        bot.choose(observation, Rng(seed))
+        busy += time.perf_counter() - started
+    return busy
 
 
 def main() -> None:
@@ -56,12 +135,14 @@ def main() -> None:
     chosen = [games.get(g) for g in args.game] if args.game else games.all()
     print(f"Python {platform.python_version()}, {args.iterations} iterations per position")
     print()
-    print("| game | rollout | iterations/s |")
-    print("|---|---:|---:|")
+    print("| game | rollout | iterations/s | " + " | ".join(PARTS) + " | tree |")
+    print("|---|---:|---:|" + "---:|" * (len(PARTS) + 1))
     for game in chosen:
         rate = measure(game, args.iterations, args.rollout)
+        share = shares(game, args.iterations, args.rollout)
         depth = game.rollout_depth if args.rollout is None else args.rollout
-        print(f"| {game.id} | {depth} | {rate:,.0f} |")
+        cells = " | ".join(f"{100 * share[name]:.0f} %" for name in (*PARTS, "tree"))
+        print(f"| {game.id} | {depth} | {rate:,.0f} | {cells} |")
 
 
 if __name__ == "__main__":
