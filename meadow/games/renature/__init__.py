@@ -36,15 +36,16 @@ class Renature(Game):
         """Points so far, plus clouds, minus plants still to plant, plus open areas as if
         scored now."""
         assert isinstance(state, RenatureState)
+        if state.is_over:
+            return [float(seat.score) for seat in state.seats]
+        areas = [0] * len(state.seats)
+        for area in state.areas():
+            for seat_no, points in state.would_score(area).items():
+                areas[seat_no] += points
         values = []
         for seat_no, seat in enumerate(state.seats):
             unplanted = sum(c.PLANT_VALUE[k.split()[-1]] * n for k, n in seat.supply.items())
-            value = seat.score + seat.clouds - unplanted
-            if state.is_over:
-                value = seat.score
-            else:
-                value += sum(state.would_score(a).get(seat_no, 0) for a in state.areas())
-            values.append(float(value))
+            values.append(float(seat.score + seat.clouds - unplanted + areas[seat_no]))
         return values
 
 
