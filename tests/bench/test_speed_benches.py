@@ -1,0 +1,31 @@
+"""The engine and search benches measure what they name: figures for every part, the parts
+of a search adding up, and the timers taken off again afterwards."""
+
+from __future__ import annotations
+
+from bench.engine import copy_costs, measure
+from bench.search import PARTS, shares
+from meadow import games
+
+
+def test_the_engine_bench_counts_games_decisions_and_copies():
+    topiary = games.get("topiary")
+    figures = measure(topiary, 2, seconds=0.05)
+    assert figures["games_per_s"] > 0 and figures["decisions_per_s"] > 0
+    assert figures["decisions_per_game"] > 10  # a whole game, not one move
+    costs = copy_costs(topiary, 2, games_played=1)
+    assert set(costs) == {"clone", "to_json", "from_json"}
+    assert all(microseconds > 0 for microseconds in costs.values())
+
+
+def test_the_search_bench_splits_an_iteration_and_unwinds_its_timers():
+    renature = games.get("renature")
+    state_class = renature.state_class
+    before = {name: getattr(state_class, name) for name in PARTS if name != "evaluate"}
+    share = shares(renature, iterations=10, rollout=None, games_played=1)
+    assert set(share) == {*PARTS, "tree"}
+    assert all(share[name] > 0 for name in PARTS)
+    assert abs(sum(share.values()) - 1.0) < 1e-9
+    assert share["tree"] > 0  # the parts are counted once each, never twice
+    assert {name: getattr(state_class, name) for name in before} == before
+    assert "evaluate" not in vars(renature)
