@@ -130,11 +130,14 @@ class MctsBot(Bot):
         while not world.is_over:
             legal = world.legal_actions()
             mover = world.to_move
-            for action in legal:
-                child = node.children.get(action)
-                if child is not None:
+            # Each action is looked up once: hashing an action is a call of its own.
+            known = list(map(node.children.get, legal))
+            untried = []
+            for action, child in zip(legal, known, strict=True):
+                if child is None:
+                    untried.append(action)
+                else:
                     child.available += 1
-            untried = [a for a in legal if a not in node.children]
             if untried:
                 action = untried[rng.below(len(untried))]
                 child = node.children[action] = Node(available=1)
@@ -142,9 +145,9 @@ class MctsBot(Bot):
                 path.append(child)
                 movers.append(mover)
                 break
-            log_total = math.log(max(1, sum(node.children[a].available for a in legal)))
-            action = max(legal, key=lambda a: _ucb(node.children[a], log_total))
-            child = node.children[action]
+            log_total = math.log(max(1, sum(child.available for child in known)))
+            best = max(range(len(legal)), key=lambda k: _ucb(known[k], log_total))
+            action, child = legal[best], known[best]
             events = world.apply(action)
             path.append(child)
             movers.append(mover)
