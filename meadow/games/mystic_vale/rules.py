@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -40,6 +40,7 @@ from meadow.games.mystic_vale.options import MysticValeOptions
 from meadow.games.mystic_vale.scoring import (
     card_decay,
     card_symbol,
+    card_symbols,
     gaias_erwaehlte,
     pay_spirits,
     sporenverteiler,
@@ -121,6 +122,42 @@ def _affordable(vid: str, spirits: tuple[tuple[str, int], ...]) -> bool:
     return pay_spirits(c.vales()[vid].cost, dict(spirits)) is not None
 
 
+@lru_cache(maxsize=4096)  # bounded: markets and spirits make many keys over many games
+def _vale_buys(
+    market: tuple[tuple[str | None, ...], ...],
+    spirits: tuple[tuple[str, int], ...],
+    owns_roots: bool,
+) -> tuple[BuyVale, ...]:
+    """The vale purchases open, in market order, each vale once (the market and the spirits
+    change rarely between two harvest decisions). `owns_roots`: Alte Lebenswurzeln owned,
+    which may not be bought twice."""
+    found: dict[str, BuyVale] = {}
+    for level in market:
+        for vid in level:
+            if vid is None or vid in found:
+                continue
+            if vid == "alte_lebenswurzeln" and owns_roots:
+                continue
+            if _affordable(vid, spirits):
+                found[vid] = BuyVale(vid)
+    return tuple(found.values())
+
+
+def _plain_buys(
+    copies: tuple[str, ...], mana: int, room: tuple[bool, bool, bool]
+) -> tuple[BuyAdvancement, ...]:
+    """Purchases without a Chor des Erdengesangs: each copy once, if it is paid for and its
+    position has room (`room` per position)."""
+    found: dict[str, BuyAdvancement] = {}
+    for copy in copies:
+        if copy in found:
+            continue
+        adv, pos = c.split_copy(copy)
+        if room[pos] and adv.cost <= mana:
+            found[copy] = _buy_advancement(copy)
+    return tuple(found.values())
+
+
 @cache
 def _card_decay_growth(slots: tuple[str | None, ...], band: int, aether: bool) -> tuple[int, int]:
     """(decay, growth) a card shows, its abilities applied."""
@@ -139,6 +176,40 @@ def _shown_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[in
         if adv.ability and (not adv.vertical or band == pos):
             shown.append((pos, adv.ability))
     return tuple(shown)
+
+
+@cache
+def _on_play_positions(slots: tuple[str | None, ...], band: int) -> tuple[int, ...]:
+    """Positions of the on-play abilities a card shows, in order (asked at every play)."""
+    table = c.advancements()
+    return tuple(
+        pos
+        for pos, _ in _shown_abilities(slots, band)
+        if table[slots[pos]].timing == "on_play"  # type: ignore[index]
+    )
+
+
+@cache
+def _harvest_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[int, str], ...]:
+    """(position, ability) of the harvest abilities a card shows."""
+    return tuple((pos, a) for pos, a in _shown_abilities(slots, band) if a in HARVEST_ABILITIES)
+
+
+@cache
+def _shows(slots: tuple[str | None, ...], band: int, ability: str) -> bool:
+    """Whether a card shows this ability."""
+    return any(a == ability for _, a in _shown_abilities(slots, band))
+
+
+# Actions are immutable values: the ones offered again and again are built once.
+A_PUSH, A_PASS, A_REVEAL, A_DECLINE, A_SPOIL = Push(), Pass(), Reveal(), Decline(), Spoil()
+A_STOP_PREP, A_EXCHANGE, A_END_HARVEST = StopPrep(), Exchange(), EndHarvest()
+A_CHOOSE = tuple(Choose(x + 1) for x in range(20))  # by card index 0..19
+_FERTILE_COPIES = tuple(f"{c.FERTILE_SOIL}@{p}" for p in c.POSITIONS)
+_use_ability = cache(UseAbility)
+_buy_advancement = cache(BuyAdvancement)
+_buy_vale = cache(BuyVale)
+_sleeve = cache(Sleeve)
 
 
 @dataclass(slots=True)
@@ -237,6 +308,8 @@ class MysticValeState(State):
 
     def vale_active(self, druid: Druid, ability: str) -> list[int]:
         """Indices of owned vales with this ability that work now (bought before)."""
+        if not druid.vales:  # the usual case, asked several times per decision
+            return []
         turn = self.active_turn(druid)
         return [
             i
@@ -254,14 +327,20 @@ class MysticValeState(State):
 
     def _decay_and_growth(self, druid: Druid) -> tuple[int, int]:
         """Decay showing (before growth) and growth, on the field and the on-deck card."""
-        cards = druid.field + ([druid.on_deck] if druid.on_deck is not None else [])
+        cards, band, aether = druid.cards, druid.band, druid.aether
         shown = growth = 0
-        for x in cards:
-            d, g = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], x in druid.aether)
+        for x in druid.field:
+            d, g = _card_decay_growth(tuple(cards[x]), band[x], x in aether)
             shown += d
             growth += g
-        growth += sum(c.vales()[vid].growth for vid, _ in druid.vales)
-        growth += len(self.vale_active(druid, "alte_lebenswurzeln"))
+        x = druid.on_deck
+        if x is not None:
+            d, g = _card_decay_growth(tuple(cards[x]), band[x], x in aether)
+            shown += d
+            growth += g
+        if druid.vales:
+            growth += sum(c.vales()[vid].growth for vid, _ in druid.vales)
+            growth += len(self.vale_active(druid, "alte_lebenswurzeln"))
         return shown, growth + druid.growth_bonus
 
     def mana_left(self) -> int:
@@ -273,27 +352,29 @@ class MysticValeState(State):
     def _generate_legal(self) -> list[Action]:
         me = self.me
         if self.phase == PLANT:
-            return ([Push()] if me.on_deck is not None else []) + [Pass()]
+            return [A_PUSH, A_PASS] if me.on_deck is not None else [A_PASS]
         if self.phase == REVEAL:
-            return [Reveal()]
+            return [A_REVEAL]
         if self.phase == PREP:
-            return [Push(), StopPrep()]
+            return [A_PUSH, A_STOP_PREP]
         if self.phase == ABILITY:
             return self._choice_options()
         if self.phase == SPOILING:
-            return [*self._preventions(), Spoil()]
+            return [*self._preventions(), A_SPOIL]
         if self.phase == HARVEST:
             return self._harvest_options()
         if self.phase == SLEEVE:
             return self._sleeve_options()
         if self.phase == NEST:
-            return [Choose(x + 1) for x in self._nest_candidates()] + [Decline()]
+            return [A_CHOOSE[x] for x in self._nest_candidates()] + [A_DECLINE]
         return []
 
     def _may_stop_prep(self) -> bool:
         """German edition: Prep may end early when the on-deck card shows 2+ decay."""
+        if self.options.edition != "german":
+            return False
         me = self.me
-        if self.options.edition != "german" or me.on_deck is None:
+        if me.on_deck is None:
             return False
         x = me.on_deck
         return card_decay(me.cards[x], {a for _, a in me.abilities(x)}) >= 2
@@ -326,23 +407,28 @@ class MysticValeState(State):
 
     # -- planting and prep --------------------------------------------------------------
 
-    def _play_on_deck(self) -> list[Event]:
-        """The on-deck card goes into the field; its on-play abilities queue up."""
+    def _play_on_deck(self, shown: tuple[int, int] | None = None) -> list[Event]:
+        """The on-deck card goes into the field; its on-play abilities queue up. `shown`:
+        `_decay_and_growth` before, if known; with no ability in between, it still holds
+        once the card is in the field, for the reveal to come."""
         me = self.me
         card = me.on_deck
         assert card is not None
         me.on_deck = None
         me.field.append(card)
         events = [Event("play", self.seat, {"card": card + 1, "stage": self.stage})]
-        self.queue = [
-            [card, pos]
-            for pos, a in me.abilities(card)
-            if c.advancements()[me.cards[card][pos]].timing == "on_play"
-        ]  # type: ignore[index]
-        return events + self._next_on_play()
+        positions = _on_play_positions(tuple(me.cards[card]), me.band[card])
+        if positions:
+            self.queue = [[card, pos] for pos in positions]
+            events += self._next_on_play()
+        else:
+            self.queue = []
+            events += self._next_on_play(shown)
+        return events
 
-    def _next_on_play(self) -> list[Event]:
-        """Resolve queued on-play abilities; stop at the first that needs a choice."""
+    def _next_on_play(self, shown: tuple[int, int] | None = None) -> list[Event]:
+        """Resolve queued on-play abilities; stop at the first that needs a choice. `shown`:
+        `_decay_and_growth` of the field, if known (nothing is queued)."""
         events: list[Event] = []
         me = self.me
         while self.queue:
@@ -363,7 +449,7 @@ class MysticValeState(State):
             return events
         if self.confirm_reveal:  # Prep waits after a choice, so that it can be taken back
             return events
-        return events + self._reveal()
+        return events + self._reveal(shown)
 
     def _open_choice(self, ability: str, card: int, pos: int) -> bool:
         """Set up the choice of an on-play ability; False if it has nothing to choose."""
@@ -401,7 +487,7 @@ class MysticValeState(State):
             cards = list(self.choice["cards"])
         else:
             cards = sorted(me.deck)
-        return [Choose(x + 1) for x in cards] + [Decline()]
+        return [A_CHOOSE[x] for x in cards] + [A_DECLINE]
 
     def _apply_choice(self, action: Choose | Decline) -> list[Event]:
         assert self.choice is not None
@@ -429,7 +515,7 @@ class MysticValeState(State):
                 me.discard.append(card)
                 events.append(Event("discard_from_deck", self.seat, {}, private))
             self.choice["left"] -= 1
-            if self.choice["left"] > 0 and self._choice_options() != [Decline()]:
+            if self.choice["left"] > 0 and self._choice_options() != [A_DECLINE]:
                 return events
         elif ability == "ruhiges_wetter":
             events.append(Event("keep_on_top", self.seat))
@@ -444,19 +530,32 @@ class MysticValeState(State):
         self.confirm_reveal = self.stage == "prep"
         return events + self._next_on_play()
 
-    def _reveal(self) -> list[Event]:
+    def _reveal(self, out: tuple[int, int] | None = None) -> list[Event]:
+        """`out`: see `_after_reveal`."""
         me = self.me
         self.confirm_reveal = False
         me.on_deck = self._draw(me)
         public: dict[str, JSON] = {"card": None if me.on_deck is None else me.on_deck + 1}
         events = [Event("reveal", self.seat, public, reveals=True)]
-        return events + self._after_reveal()
+        events += self._after_reveal(out)
+        return events
 
-    def _after_reveal(self) -> list[Event]:
+    def _after_reveal(self, out: tuple[int, int] | None = None) -> list[Event]:
         """The spoil check (4+ decay: preventions, or spoil) whenever the shown cards change:
-        a new on-deck card, a prevention, or the start of Prep."""
+        a new on-deck card, a prevention, or the start of Prep. `out`: `_decay_and_growth`
+        without the on-deck card, if the caller knows it (Prep's cascade: a decay sum per
+        card played instead of one over the whole field)."""
         me = self.me
-        if self.decay(me) >= c.SPOIL_AT:
+        if out is None:
+            shown, growth = self._decay_and_growth(me)
+        else:  # only the new on-deck card is to add
+            shown, growth = out
+            x = me.on_deck
+            if x is not None:
+                d, g = _card_decay_growth(tuple(me.cards[x]), me.band[x], x in me.aether)
+                shown += d
+                growth += g
+        if shown - growth >= c.SPOIL_AT:
             if self._preventions():
                 self.phase = SPOILING
                 return []
@@ -464,14 +563,14 @@ class MysticValeState(State):
         if self.stage == "plant":
             self.phase = PLANT
             return []
-        return self._continue_prep()
+        return self._continue_prep((shown, growth))
 
     def _preventions(self) -> list[Action]:
         me = self.me
         actions: list[Action] = []
         if "druide_des_friedens" not in me.used and me.on_deck is not None:
             for x in me.field:
-                if any(a == "druide_des_friedens" for _, a in me.abilities(x)):
+                if _shows(tuple(me.cards[x]), me.band[x], "druide_des_friedens"):
                     actions.append(Prevent("druide_des_friedens", x + 1))
                     break
         if self.vale_active(me, "bluehende_lichtung"):
@@ -530,16 +629,16 @@ class MysticValeState(State):
         # "4) Vorbereiten"), so Prep starts with the same check (and preventions) as a reveal.
         return self._after_reveal()
 
-    def _continue_prep(self) -> list[Event]:
+    def _continue_prep(self, shown: tuple[int, int]) -> list[Event]:
         """One more card into the field, or the end of Prep at 3 decay (or no card left);
-        4 decay were ruled out by `_after_reveal` before."""
+        4 decay were ruled out by `_after_reveal` before, which gives `_decay_and_growth`."""
         me = self.me
-        if self.decay(me) >= c.PREP_STOPS_AT or me.on_deck is None:
+        if shown[0] - shown[1] >= c.PREP_STOPS_AT or me.on_deck is None:
             return self._end_turn()
         if self._may_stop_prep():
             self.phase = PREP  # the German edition's early stop: continue or stop
             return []
-        return self._play_on_deck()
+        return self._play_on_deck(shown)
 
     # -- harvest --------------------------------------------------------------------------
 
@@ -547,12 +646,21 @@ class MysticValeState(State):
         me = self.me
         self.phase = HARVEST
         h = self.harvest
+        mana = vp = beast = forest = sky = wild = 0
         for x in me.field:
-            h.mana_earned += card_symbol(me.cards[x], "mana")
-            for spirit in c.SPIRITS:
-                h.spirits[spirit] = h.spirits.get(spirit, 0) + card_symbol(me.cards[x], spirit)
+            symbols = card_symbols(me.cards[x])
+            mana += symbols.get("mana", 0)
+            vp += symbols.get("vp", 0)
+            beast += symbols.get("beast", 0)
+            forest += symbols.get("forest", 0)
+            sky += symbols.get("sky", 0)
+            wild += symbols.get("wild", 0)
+        h.mana_earned += mana
+        if me.field:  # every spirit gets its key, in SPIRITS order, as a card adds it
+            spirits = h.spirits
+            for spirit, n in zip(c.SPIRITS, (beast, forest, sky, wild), strict=True):
+                spirits[spirit] = spirits.get(spirit, 0) + n
         h.mana_doublable = h.mana_earned
-        vp = sum(card_symbol(me.cards[x], "vp") for x in me.field)
         events = [Event("harvest", self.seat, {"mana": h.mana_earned, "spirits": dict(h.spirits)})]
         events += self._take_vp(vp, "field")
         h.mana_earned += len(self.vale_active(me, "azurblauer_see"))
@@ -583,40 +691,32 @@ class MysticValeState(State):
 
     def _harvest_abilities_open(self) -> list[tuple[int, int, str]]:
         me = self.me
-        done = {tuple(r) for r in self.harvest.resolved}
-        return [
-            (x, pos, a)
-            for x in me.field
-            for pos, a in me.abilities(x)
-            if a in HARVEST_ABILITIES and (x, pos) not in done
+        cards, band = me.cards, me.band
+        found = [
+            (x, pos, a) for x in me.field for pos, a in _harvest_abilities(tuple(cards[x]), band[x])
         ]
+        if not found or not self.harvest.resolved:
+            return found
+        done = {tuple(r) for r in self.harvest.resolved}
+        return [(x, pos, a) for x, pos, a in found if (x, pos) not in done]
 
     def _harvest_options(self) -> list[Action]:
         h = self.harvest
         abilities_open = self._harvest_abilities_open()
         actions: list[Action] = [
-            UseAbility(x + 1, c.POSITIONS[pos]) for x, pos, _ in abilities_open
+            _use_ability(x + 1, c.POSITIONS[pos]) for x, pos, _ in abilities_open
         ]
         if h.vales_bought < c.BUY_LIMIT:
-            seen = set()
-            for level in self.vale_market:
-                for vid in level:
-                    if vid is not None and vid not in seen and self._may_buy_vale(vid):
-                        seen.add(vid)
-                        actions.append(BuyVale(vid))
+            owns_roots = any(v == "alte_lebenswurzeln" for v, _ in self.me.vales)
+            market = tuple(tuple(level) for level in self.vale_market)
+            actions += _vale_buys(market, tuple(h.spirits.items()), owns_roots)
         if h.advancements_bought < h.buy_limit:
             actions += self._advancement_buys()
         if self.options.edition != "english" and sum(h.spirits.values()) >= c.SPIRITS_PER_VP:
-            actions.append(Exchange())
+            actions.append(A_EXCHANGE)
         if not abilities_open:
-            actions.append(EndHarvest())
+            actions.append(A_END_HARVEST)
         return actions
-
-    def _may_buy_vale(self, vid: str) -> bool:
-        me = self.me
-        if vid == "alte_lebenswurzeln" and any(v == vid for v, _ in me.vales):
-            return False
-        return _affordable(vid, tuple(self.harvest.spirits.items()))
 
     def _room(self, position: int, skip: int = -1) -> tuple[list[int], int]:
         """Field cards with `position` free and not promised to another purchase, and how
@@ -633,17 +733,31 @@ class MysticValeState(State):
         open_cards = [x for x in me.field if me.cards[x][position] is None and x not in forced]
         return open_cards, len(open_cards) - unforced
 
+    def _rooms(self) -> list[tuple[list[int], int]]:
+        """`_room` of every position, in one pass over the field when nothing waits to be
+        sleeved (the usual case)."""
+        if self.harvest.to_sleeve:
+            return [self._room(pos) for pos in range(len(c.POSITIONS))]
+        me = self.me
+        field, cards = me.field, me.cards
+        rooms = []
+        for pos in range(len(c.POSITIONS)):
+            open_cards = [x for x in field if cards[x][pos] is None]
+            rooms.append((open_cards, len(open_cards)))
+        return rooms
+
     def _advancement_buys(self) -> list[Action]:
         me = self.me
         copies = [copy for level in self.market for copy in level if copy is not None]
-        copies += [f"{c.FERTILE_SOIL}@{p}" for i, p in enumerate(c.POSITIONS) if self.fertile[i]]
-        choirs = [
-            x for x in me.field if any(a == "chor_des_erdengesangs" for _, a in me.abilities(x))
-        ]
+        copies += [copy for copy, left in zip(_FERTILE_COPIES, self.fertile, strict=True) if left]
+        cards, band = me.cards, me.band
+        choirs = [x for x in me.field if _shows(tuple(cards[x]), band[x], "chor_des_erdengesangs")]
+        rooms = self._rooms()
+        mana = self.mana_left()
+        if not choirs:
+            return list(_plain_buys(tuple(copies), mana, tuple(r >= 1 for _, r in rooms)))  # type: ignore[arg-type]
         actions: list[Action] = []
         seen = set()
-        rooms = [self._room(pos) for pos in range(len(c.POSITIONS))]
-        mana = self.mana_left()
         for copy in copies:
             if copy in seen:
                 continue
@@ -653,10 +767,10 @@ class MysticValeState(State):
             if room < 1:
                 continue
             if adv.cost <= mana:
-                actions.append(BuyAdvancement(copy))
+                actions.append(_buy_advancement(copy))
             for x in choirs:
                 if x in open_cards and max(0, adv.cost - 2) <= mana:
-                    actions.append(BuyAdvancement(copy, x + 1))
+                    actions.append(_buy_advancement(copy, x + 1))
         return actions
 
     def _apply_use_ability(self, action: UseAbility) -> list[Event]:
@@ -807,9 +921,9 @@ class MysticValeState(State):
         targets = [forced] if forced >= 0 else self._room(pos, skip=0)[0]
         actions: list[Action] = []
         for x in targets:
-            actions.append(Sleeve(copy, x + 1))
+            actions.append(_sleeve(copy, x + 1))
             if adv.vertical and me.band[x] >= 0:
-                actions.append(Sleeve(copy, x + 1, old_band=True))
+                actions.append(_sleeve(copy, x + 1, True))
         return actions
 
     def _apply_sleeve(self, action: Sleeve) -> list[Event]:
@@ -829,6 +943,9 @@ class MysticValeState(State):
     def _nest_candidates(self) -> list[int]:
         """Field cards a Brutplatz may keep: not the first card, not sleeved this turn."""
         me = self.me
+        cards, band = me.cards, me.band
+        if not any(_shows(tuple(cards[x]), band[x], "brutplatz") for x in me.field[1:]):
+            return []
         fresh = {(x, pos) for x, pos in me.fresh}
         return [
             x
@@ -925,16 +1042,17 @@ class MysticValeState(State):
     # -- applying -----------------------------------------------------------------------
 
     def _apply(self, action: Action) -> list[Event]:
-        if isinstance(action, Push):
+        kind = type(action)  # a legal action is one of these classes exactly, no subclass
+        if kind is Push:
             return self._play_on_deck()
-        if isinstance(action, Pass):
-            return self._start_harvest()
-        if isinstance(action, Reveal):
+        if kind is Reveal:
             return self._reveal()
-        if isinstance(action, StopPrep):
+        if kind is Pass:
+            return self._start_harvest()
+        if kind is StopPrep:
             return [Event("stop_prep", self.seat), *self._end_turn()]
-        if isinstance(action, Choose | Decline) and self.phase == ABILITY:
-            return self._apply_choice(action)
+        if (kind is Choose or kind is Decline) and self.phase == ABILITY:
+            return self._apply_choice(action)  # type: ignore[arg-type]
         if isinstance(action, Choose):
             self.me.kept.append(action.card - 1)
             events = [Event("nest", self.seat, {"card": action.card})]

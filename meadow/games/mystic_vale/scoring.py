@@ -47,6 +47,11 @@ def card_symbol(slots: Slots, symbol: str) -> int:
     return _symbols(tuple(slots)).get(symbol, 0)
 
 
+def card_symbols(slots: Slots) -> Mapping[str, int]:
+    """Every symbol total of a card, in one look-up (shared: never to be mutated)."""
+    return _symbols(tuple(slots))
+
+
 def card_decay(slots: Slots, active: Collection[str], aether: bool = False) -> int:
     """Decay a card shows, after its persistent abilities.
 
