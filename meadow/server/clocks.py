@@ -7,7 +7,7 @@ here are pure (given the time), so the tests can name the instant."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
 @dataclass
@@ -55,3 +55,27 @@ class Clock:
         if self.game_seconds is not None and used > self.game_seconds + grace:
             late[to_move] = f"ran out of time ({self.game_seconds} s for the game)"
         return late
+
+    def due(self, to_move: int | None) -> datetime | None:
+        """The first moment `overdue` may name a seat, if nothing is played meanwhile; None
+        when nothing can run out. A table resting out of memory is woken then.
+
+        >>> from datetime import UTC, datetime, timedelta
+        >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
+        >>> Clock(60, None, 30, t0, [0, 0], [None, None]).due(0) == t0 + timedelta(seconds=90)
+        True
+        >>> Clock(None, 600, 30, t0, [0, 590_000], [None, None]).due(1) - t0
+        datetime.timedelta(seconds=40)
+        >>> Clock(None, None, 30, t0, [0, 0], [None, t0]).due(0) - t0
+        datetime.timedelta(seconds=30)
+        >>> Clock(None, None, 30, t0, [0, 0], [None, None]).due(0) is None
+        True
+        """
+        grace = timedelta(seconds=self.grace_seconds)
+        moments = [left + grace for left in self.left_at if left is not None]
+        if to_move is not None and self.move_seconds is not None:
+            moments.append(self.turn_since + timedelta(seconds=self.move_seconds) + grace)
+        if to_move is not None and self.game_seconds is not None:
+            left_ms = self.game_seconds * 1000 - self.used_ms[to_move]
+            moments.append(self.turn_since + timedelta(milliseconds=left_ms) + grace)
+        return min(moments, default=None)

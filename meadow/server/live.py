@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -103,6 +104,10 @@ class LiveTable:
     # Left the process's memory (`Tables.forget_if_done`): whoever still holds it reads
     # the table anew.
     gone: bool = False
+    # Read back while resting out of its host's memory (`Tables.rest_idle`): its due time
+    # is still written, until its host holds it again.
+    resting: bool = False
+    touched: datetime = field(default_factory=lambda: datetime.now(UTC))  # last asked for
     listeners: list[Listener] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines (`server.chat`)
     chat_seen: int = 0  # the number of the last chat line told here

@@ -57,7 +57,9 @@ def create_app(config: Settings | None = None) -> FastAPI:
         if config.redis_url:
             cluster = RedisCluster(config.redis_url, config.lease_ms, app.state.site)
         bot_rules = BotRules(config.bot_max_iterations, config.bot_max_seconds)
-        app.state.tables = Tables(db, config.bot_workers, mailer, cluster, bot_rules)
+        app.state.tables = Tables(
+            db, config.bot_workers, mailer, cluster, bot_rules, config.idle_table_seconds
+        )
         app.state.tables.restore()
         metrics.count_tables(app.state.tables)
         app.state.moderation = Moderation(app.state.tables)
@@ -187,13 +189,16 @@ def _spare_the_collector() -> tuple[int, int, int]:
 
 async def _watch_clocks(tables: Tables, moderation: Moderation) -> None:
     """Twice a second: keep hosting this process's tables (adopting those of a process that
-    died), hand seats whose time (or whose player) is gone to a bot, and carry out what
-    admins decided meanwhile (a banned person's seats go to a bot too)."""
+    died), bring back resting tables whose clock may have run out, hand seats whose time (or
+    whose player) is gone to a bot, let tables idle for long leave memory (once a minute),
+    and carry out what admins decided meanwhile (a banned person's seats go to a bot too)."""
     while True:
         await asyncio.sleep(0.5)
         try:
             await asyncio.to_thread(tables.adopt)
+            await asyncio.to_thread(tables.wake_due)
             await asyncio.to_thread(tables.check_clocks)
+            await asyncio.to_thread(tables.rest_idle)
             await asyncio.to_thread(moderation.tick)
         except Exception:
             log.exception("clock check failed")

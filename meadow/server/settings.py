@@ -95,6 +95,12 @@ class Settings(BaseSettings):
         10, ge=1, description="Password resets asked for from one address in an hour; then 429."
     )
     bot_workers: int = Field(2, description="Processes that think for the bots.")
+    idle_table_seconds: float = Field(
+        600,
+        ge=1,
+        description="A running table with no move and no look this long, nobody watching and "
+        "a person to move, leaves memory (rebuilt from its log when opened).",
+    )
     bot_max_iterations: int = Field(
         2000, ge=1, description="The largest MCTS budget in iterations a table may seat."
     )

@@ -63,6 +63,11 @@ class Proposal:
 
 
 # A table's log lines after a number, each with its seat's clock (`Tables._read_lines`).
+# A running table idle this long, nobody watching and a person to move, leaves memory
+# (`rest_idle`); the look for such tables runs this often, not at every tick.
+IDLE_SECONDS = 600.0
+REST_EVERY_SECONDS = 60.0
+
 _NEW_LINES = (
     select(Move.number, Move.seat, Move.action, Move.note, Move.created_at, Seat.used_ms)
     .join(Seat, (Seat.table_id == Move.table_id) & (Seat.number == Move.seat))
@@ -81,8 +86,11 @@ class Tables:
         mailer: Mailer | None = None,
         cluster: Alone | RedisCluster | None = None,
         bot_rules: BotRules | None = None,
+        idle_seconds: float = IDLE_SECONDS,
     ) -> None:
         self.db = db
+        self.idle_seconds = idle_seconds
+        self.rest_at = datetime.now(UTC)  # when `rest_idle` looks next
         self.bot_rules = bot_rules or BotRules()
         self.mailer = mailer
         self.cluster = cluster or Alone()
@@ -122,6 +130,7 @@ class Tables:
         with self.guard:
             live = self.live.get(table_id)
         if live is not None and not live.gone:
+            live.touched = datetime.now(UTC)
             return live
         loaded = self._load(table_id)
         if loaded.status not in ("open", "running"):
@@ -130,7 +139,9 @@ class Tables:
             kept = self.live.get(table_id)
             if kept is None or kept.gone:
                 self.live[table_id] = kept = loaded
-            return kept
+        if kept is loaded and loaded.resting and self.cluster.hosts(table_id):
+            self._set_due(table_id, None)  # back in its host's memory: its clock is watched
+        return kept
 
     def watched(self, table_id: int) -> LiveTable | None:
         """The table if it is in memory here (at play, or watched), else None."""
@@ -208,13 +219,30 @@ class Tables:
         threads, so that one table's round trips to the database do not hold up news of
         the others; two readers of one table take turns on its lock, and the later one
         reads what the earlier did not."""
-        with self.guard:
-            held = [live for live in self.live.values() if table_id in (None, live.id)]
+        with self.guard:  # a table's news is looked up by its number, not by a pass over all
+            if table_id is None:
+                held = list(self.live.values())
+            else:
+                one = self.live.get(table_id)
+                held = [] if one is None else [one]
+        if not held and table_id is not None and self.cluster.hosts(table_id):
+            # A table resting out of memory changed elsewhere: its host holds it again, so
+            # that its clock is watched from what changed (its due time may be earlier now).
+            self.hearing.submit(self._hold, table_id)
+            return
         for live in held:
             try:
                 self.hearing.submit(self._hear, live, kind)
             except RuntimeError:  # closed: the process is stopping, its listeners gone
                 return
+
+    def _hold(self, table_id: int) -> None:
+        try:
+            self.get(table_id)
+        except ApiError:  # deleted meanwhile: the next recount forgets its host
+            pass
+        except Exception:
+            log.exception("table %s: could not read it back after news", table_id)
 
     def _hear(self, live: LiveTable, kind: str) -> None:
         try:
@@ -330,6 +358,58 @@ class Tables:
                 del self.live[live.id]
             live.gone = True
             return True
+
+    def rest_idle(self, now: datetime | None = None) -> list[int]:
+        """Running tables idle here for `idle_seconds` (no move, no look), with nobody
+        watching and a person to move, leave memory: opened again, they are rebuilt from
+        the log. Their host first writes when their clock must be looked at again
+        (`wake_due`). Looks once a minute, not at every tick. Returns the tables that left."""
+        now = now or datetime.now(UTC)
+        if now < self.rest_at:
+            return []
+        self.rest_at = now + timedelta(seconds=REST_EVERY_SECONDS)
+        with self.guard:
+            running = [live for live in self.live.values() if live.status == "running"]
+        return [live.id for live in running if self._rest(live, now)]
+
+    def _rest(self, live: LiveTable, now: datetime) -> bool:
+        with live.lock:  # then the guard: never the other way round
+            busy = live.listeners or live.pending is not None or live.bot_asked is not None
+            to_move = live.state.to_move if live.state is not None else None
+            bot_to_move = to_move is not None and live.seats[to_move][1] is not None
+            last = max(live.clock.turn_since, live.touched)
+            idle = (now - last).total_seconds() >= self.idle_seconds
+            if live.status != "running" or busy or bot_to_move or not idle:
+                return False
+            if self.cluster.hosts(live.id):
+                self._set_due(live.id, live.clock.due(to_move))
+            with self.guard:
+                if self.live.get(live.id) is not live:
+                    return False
+                del self.live[live.id]
+            live.gone = True
+            return True
+
+    def wake_due(self, now: datetime | None = None) -> list[int]:
+        """Bring back into memory the resting tables hosted here whose clock may have run
+        out, for the clock's look (`check_clocks`) that follows. One indexed query a look,
+        whatever the tables. Returns the tables woken."""
+        now = now or datetime.now(UTC)
+        with self.db.open() as s:
+            due = s.scalars(
+                select(Table.id).where(Table.status == "running", Table.due_at <= now)
+            ).all()
+        woken = []
+        for table_id in due:
+            if self.watched(table_id) is None and self.cluster.hosts(table_id):
+                self.get(table_id)
+                woken.append(table_id)
+        return woken
+
+    def _set_due(self, table_id: int, due: datetime | None) -> None:
+        with self.db.write() as s:
+            s.execute(update(Table).where(Table.id == table_id).values(due_at=due))
+            s.commit()
 
     def _host_here(self, table_ids: list[int]) -> list[int]:
         """Host those of the tables no process hosts; Redis failing, the next recount
@@ -1163,6 +1243,7 @@ def _live(table: Table) -> LiveTable:
         ),
         takeover_bot=table.takeover_bot,
         mode=table.mode,
+        resting=table.due_at is not None,
     )
 
 

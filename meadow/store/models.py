@@ -103,6 +103,10 @@ class Table(Base):
     # The table its people were offered to play again at, once one of them asked for it.
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
     turn_since: Mapped[datetime] = mapped_column(default=now)  # the pending decision began
+    # A running table resting out of its host's memory (idle, nobody watching): when its
+    # clock may next hand a seat to the bot, so that the host wakes it then. None: never,
+    # or the table is in memory (its clock is watched there).
+    due_at: Mapped[datetime | None] = mapped_column(index=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
 

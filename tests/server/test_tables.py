@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -19,11 +20,12 @@ from sqlalchemy import Connection, func, select, update
 from meadow import games
 from meadow.core.rng import Rng
 from meadow.core.undo import why_not_undoable
+from meadow.server.cluster import LINE
 from meadow.server.errors import ApiError
 from meadow.server.live import Listener, LiveTable
 from meadow.server.movelog import Line
-from meadow.server.tables import Tables
-from meadow.store import Database, Move, Seat, User
+from meadow.server.tables import REST_EVERY_SECONDS, Tables
+from meadow.store import Database, Move, Seat, Table, User
 
 
 @pytest.fixture
@@ -360,3 +362,89 @@ def test_a_game_the_bot_ends_leaves_memory_too(hub: Tables):
     while table_id in [t.id for t in hub.held()] and time.monotonic() < deadline:
         time.sleep(0.01)
     assert table_id not in [t.id for t in hub.held()]
+
+
+def stored_due(hub: Tables, table_id: int) -> datetime | None:
+    with hub.db.open() as s:
+        due = s.scalars(select(Table.due_at).where(Table.id == table_id)).one()
+    return None if due is None else due.replace(tzinfo=due.tzinfo or UTC)
+
+
+def test_an_idle_running_table_rests_out_of_memory_and_comes_back_intact(hub: Tables):
+    """Issue 26: a running turn-based table waiting days for a move stayed in memory."""
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    for _ in range(3):
+        assert live.state is not None
+        move = str(live.state.legal_actions()[0])
+        hub.submit(table_id, live.state.to_move, live.moves_made + 1, move)
+    now = datetime.now(UTC)
+    assert hub.rest_idle(now) == []  # just played: not idle
+    later = now + timedelta(seconds=hub.idle_seconds + REST_EVERY_SECONDS)
+    assert hub.rest_idle(later) == [table_id]
+    assert live.gone and table_id not in [t.id for t in hub.held()]
+    assert stored_due(hub, table_id) is None  # no clock: nothing can run out
+    again = hub.get(table_id)  # opened again: rebuilt from its log, and kept
+    assert again is not live and again.status == "running"
+    assert again.moves_made == live.moves_made == 3
+    assert again.state is not None and live.state is not None
+    assert again.state.to_json() == live.state.to_json()
+    assert [t.id for t in hub.held()] == [table_id]
+    hub.submit(table_id, again.state.to_move, 4, str(again.state.legal_actions()[0]))
+    assert again.moves_made == 4
+
+
+def test_a_watched_table_or_one_a_bot_is_to_play_does_not_rest(hub: Tables):
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    later = datetime.now(UTC) + timedelta(seconds=hub.idle_seconds + REST_EVERY_SECONDS)
+
+    async def watched() -> list[int]:
+        watcher = listening(live, 1)
+        hub.subscribe(live, watcher)
+        rested = hub.rest_idle(later)
+        hub.unsubscribe(live, watcher)
+        return rested
+
+    assert run_alone(watched()) == []
+    live.seats[0] = (live.seats[0][0], "easy")  # a bot to play: it is about to move
+    hub.rest_at = later
+    assert hub.rest_idle(later) == []
+    assert table_id in [t.id for t in hub.held()]
+
+
+def test_a_resting_table_is_woken_when_its_clock_runs_out(hub: Tables):
+    with hub.db.write() as s:
+        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
+        s.add_all([host, guest])
+        s.commit()
+    clock = {"move_seconds": 60, "grace_seconds": 30}
+    table_id = hub.create(host, "topiary", 2, {}, [None, None], "async", clock)
+    hub.join(table_id, guest)
+    hub.start(table_id, host)
+    hub.idle_seconds = 10
+    live = hub.get(table_id)
+    start = live.clock.turn_since
+    assert hub.rest_idle(start + timedelta(seconds=20)) == [table_id]
+    assert stored_due(hub, table_id) == start + timedelta(seconds=90)  # 60 s and the grace
+    assert hub.wake_due(start + timedelta(seconds=89)) == []
+    assert table_id not in [t.id for t in hub.held()]
+    assert hub.wake_due(start + timedelta(seconds=91)) == [table_id]
+    assert stored_due(hub, table_id) is None  # held again: its clock is watched in memory
+    woken = hub.get(table_id)
+    assert woken is not live and woken.seats[0][1] is None
+    hub.check_clocks(start + timedelta(seconds=91))
+    assert woken.seats[0][1] == "easy"  # the person's time ran out: the bot plays the seat
+
+
+def test_news_of_a_resting_table_brings_it_back_to_its_host(hub: Tables):
+    """Moved through another process, a resting table's due time may have come forward:
+    its host holds it again to watch its clock from the new position."""
+    table_id = started_table(hub)
+    later = datetime.now(UTC) + timedelta(seconds=hub.idle_seconds + REST_EVERY_SECONDS)
+    assert hub.rest_idle(later) == [table_id]
+    hub.follow(table_id, LINE)
+    deadline = time.monotonic() + 10
+    while hub.watched(table_id) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hub.watched(table_id) is not None
