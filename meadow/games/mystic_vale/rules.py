@@ -196,6 +196,13 @@ def _harvest_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[
 
 
 @cache
+def _holders(abilities: tuple[str, ...]) -> frozenset[str]:
+    """Advancement types with one of these abilities: a card that holds none of them cannot
+    show them, which a set test tells without looking the card up."""
+    return frozenset(a.id for a in c.advancements().values() if a.ability in abilities)
+
+
+@cache
 def _shows(slots: tuple[str | None, ...], band: int, ability: str) -> bool:
     """Whether a card shows this ability."""
     return any(a == ability for _, a in _shown_abilities(slots, band))
@@ -390,7 +397,8 @@ class MysticValeState(State):
             druid.discard = []
             self.rng.shuffle(druid.deck)
             druid.known_top = 0
-        druid.known_top = max(0, druid.known_top - 1)
+        known = druid.known_top
+        druid.known_top = known - 1 if known > 0 else 0
         return druid.deck.pop()
 
     def _start_turn(self, seat: int) -> list[Event]:
@@ -449,7 +457,8 @@ class MysticValeState(State):
             return events
         if self.confirm_reveal:  # Prep waits after a choice, so that it can be taken back
             return events
-        return events + self._reveal(shown)
+        events += self._reveal(shown)
+        return events
 
     def _open_choice(self, ability: str, card: int, pos: int) -> bool:
         """Set up the choice of an on-play ability; False if it has nothing to choose."""
@@ -632,10 +641,9 @@ class MysticValeState(State):
     def _continue_prep(self, shown: tuple[int, int]) -> list[Event]:
         """One more card into the field, or the end of Prep at 3 decay (or no card left);
         4 decay were ruled out by `_after_reveal` before, which gives `_decay_and_growth`."""
-        me = self.me
-        if shown[0] - shown[1] >= c.PREP_STOPS_AT or me.on_deck is None:
+        if shown[0] - shown[1] >= c.PREP_STOPS_AT or self.me.on_deck is None:
             return self._end_turn()
-        if self._may_stop_prep():
+        if self.options.edition == "german" and self._may_stop_prep():
             self.phase = PREP  # the German edition's early stop: continue or stop
             return []
         return self._play_on_deck(shown)
@@ -692,8 +700,12 @@ class MysticValeState(State):
     def _harvest_abilities_open(self) -> list[tuple[int, int, str]]:
         me = self.me
         cards, band = me.cards, me.band
+        holders = _holders(HARVEST_ABILITIES)
         found = [
-            (x, pos, a) for x in me.field for pos, a in _harvest_abilities(tuple(cards[x]), band[x])
+            (x, pos, a)
+            for x in me.field
+            if not holders.isdisjoint(cards[x])
+            for pos, a in _harvest_abilities(tuple(cards[x]), band[x])
         ]
         if not found or not self.harvest.resolved:
             return found
@@ -734,16 +746,26 @@ class MysticValeState(State):
         return open_cards, len(open_cards) - unforced
 
     def _rooms(self) -> list[tuple[list[int], int]]:
-        """`_room` of every position, in one pass over the field when nothing waits to be
-        sleeved (the usual case)."""
-        if self.harvest.to_sleeve:
-            return [self._room(pos) for pos in range(len(c.POSITIONS))]
+        """`_room` of every position: one pass over the waiting purchases, one per position
+        over the field."""
         me = self.me
         field, cards = me.field, me.cards
+        if not self.harvest.to_sleeve:  # the usual case: nothing promised
+            free = [[x for x in field if cards[x][pos] is None] for pos in range(len(c.POSITIONS))]
+            return [(open_cards, len(open_cards)) for open_cards in free]
+        forced: list[list[int]] = [[] for _ in c.POSITIONS]
+        unforced = [0] * len(c.POSITIONS)
+        for copy, target in self.harvest.to_sleeve:
+            pos = c.split_copy(copy)[1]
+            if target >= 0:
+                forced[pos].append(target)
+            else:
+                unforced[pos] += 1
         rooms = []
         for pos in range(len(c.POSITIONS)):
-            open_cards = [x for x in field if cards[x][pos] is None]
-            rooms.append((open_cards, len(open_cards)))
+            promised = forced[pos]
+            open_cards = [x for x in field if cards[x][pos] is None and x not in promised]
+            rooms.append((open_cards, len(open_cards) - unforced[pos]))
         return rooms
 
     def _advancement_buys(self) -> list[Action]:
@@ -751,7 +773,13 @@ class MysticValeState(State):
         copies = [copy for level in self.market for copy in level if copy is not None]
         copies += [copy for copy, left in zip(_FERTILE_COPIES, self.fertile, strict=True) if left]
         cards, band = me.cards, me.band
-        choirs = [x for x in me.field if _shows(tuple(cards[x]), band[x], "chor_des_erdengesangs")]
+        holders = _holders(("chor_des_erdengesangs",))
+        choirs = [
+            x
+            for x in me.field
+            if not holders.isdisjoint(cards[x])
+            and _shows(tuple(cards[x]), band[x], "chor_des_erdengesangs")
+        ]
         rooms = self._rooms()
         mana = self.mana_left()
         if not choirs:
