@@ -3,6 +3,7 @@
     python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
                                 [--database-url URL] [--via socket|http] [--ahead N]
                                 [--processes N --redis-url URL]
+                                [--affinity none|table|first]
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given) and signs up two players per table. Before the clock starts, each pair of
@@ -20,8 +21,14 @@ per second per core of server CPU, and the time from sending a move to its ackno
 by its own news marked `ack` (or, where that news went out first, by an `ack` message).
 
 With `--processes N` (N > 1, PostgreSQL and Redis needed) N servers share the database and
-Redis; each table's two players talk to different processes, so every move also travels
-through Redis to reach the other player. The CPU figure is then the sum over the servers.
+Redis. `--affinity` says which process a table's players talk to: `none` (the default), each
+to a different one, so every move also travels through Redis to reach the other player;
+`table`, both to process `table id mod N`, as nginx's `hash $meadow_table consistent` routes
+a table's requests and socket (docs/deploy.md), the process that starts the table hosting
+it; `first`, every table to the first process, so the others only listen to the news
+(their CPU per move is that of a process that only listens). Tables are created through the
+host's own process (`POST /api/tables` names no table), joined and started through the
+table's. The CPU figure is the sum over the servers; each server's share is shown too.
 """
 
 from __future__ import annotations
@@ -79,11 +86,34 @@ class Player:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
-async def set_up_table(host: Player, guest: Player, game: str) -> int:
+class Route:
+    """Which process a table's seat talks to (`--affinity`)."""
+
+    def __init__(self, ports: list[int], affinity: str) -> None:
+        self.ports = ports
+        self.affinity = affinity
+
+    def port(self, table_id: int, seat_ports: list[int], seat: int) -> int:
+        if self.affinity == "table":
+            return self.ports[table_id % len(self.ports)]
+        if self.affinity == "first":
+            return self.ports[0]
+        return seat_ports[seat]
+
+    def url(self, table_id: int, seat_ports: list[int], seat: int, path: str) -> str:
+        return f"http://127.0.0.1:{self.port(table_id, seat_ports, seat)}{path}"
+
+
+async def set_up_table(
+    players: list[Player], game: str, route: Route, seat_ports: list[int]
+) -> int:
+    host, guest = players
     created = await host.post("/api/tables", {"game": game, "players": 2, "seats": [None, None]})
     table_id = created.json()["id"]
-    await guest.post(f"/api/tables/{table_id}/join")
-    await host.post(f"/api/tables/{table_id}/start")
+    joined = await guest.post(route.url(table_id, seat_ports, 1, f"/api/tables/{table_id}/join"))
+    joined.raise_for_status()
+    started = await host.post(route.url(table_id, seat_ports, 0, f"/api/tables/{table_id}/start"))
+    started.raise_for_status()
     return table_id
 
 
@@ -99,24 +129,24 @@ class Ready:
         await asyncio.gather(*(ws.close() for ws in self.sockets))
 
 
-async def prepare(ports: list[int], players: list[Player], game: str) -> Ready:
+async def prepare(ports: list[int], players: list[Player], game: str, route: Route) -> Ready:
     """Set a table up (three requests) and open both players' sockets on it."""
-    table_id = await set_up_table(*players, game)
+    table_id = await set_up_table(players, game, route, ports)
     sockets = [
         await websockets.connect(
-            f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws",
+            f"ws://127.0.0.1:{route.port(table_id, ports, seat)}/api/tables/{table_id}/ws",
             additional_headers={"Cookie": player.cookie},
         )
-        for player, port in zip(players, ports, strict=True)
+        for seat, player in enumerate(players)
     ]
     first = [await ws.recv() for ws in sockets]  # the sync: the server's work is done
     return Ready(table_id, sockets, first)
 
 
 async def prepare_many(
-    ports: list[int], players: list[Player], game: str, count: int
+    ports: list[int], players: list[Player], game: str, count: int, route: Route
 ) -> list[Ready]:
-    return [await prepare(ports, players, game) for _ in range(count)]
+    return [await prepare(ports, players, game, route) for _ in range(count)]
 
 
 async def play_tables(
@@ -127,6 +157,7 @@ async def play_tables(
     stop: float,
     latencies: list[float],
     via: str,
+    route: Route,
 ) -> tuple[int, int, int]:
     """Two players at one table after another until `stop`: the tables of `ready` first,
     then tables set up as they are needed. Returns moves acknowledged, tables played and
@@ -136,14 +167,25 @@ async def play_tables(
         if ready:
             table = ready.pop(0)
         else:
-            table = await prepare(ports, players, game)
+            table = await prepare(ports, players, game, route)
             set_up += 1
         played += 1
         done = asyncio.Event()
         counts = await asyncio.gather(
             *(
-                seat_loop(p, ws, first, table.table_id, stop, latencies, done, via)
-                for p, ws, first in zip(players, table.sockets, table.first, strict=True)
+                seat_loop(p, ws, first, url, stop, latencies, done, via)
+                for p, ws, first, url in zip(
+                    players,
+                    table.sockets,
+                    table.first,
+                    [
+                        route.url(
+                            table.table_id, ports, seat, f"/api/tables/{table.table_id}/moves"
+                        )
+                        for seat in range(len(players))
+                    ],
+                    strict=True,
+                )
             )
         )
         await table.close()
@@ -155,7 +197,7 @@ async def seat_loop(
     player: Player,
     ws: websockets.ClientConnection,
     first: str,
-    table_id: int,
+    moves_url: str,
     stop: float,
     latencies: list[float],
     done: asyncio.Event,
@@ -191,7 +233,7 @@ async def seat_loop(
             sent[body["move"]] = started
             await ws.send(orjson.dumps({"kind": "move", **body}).decode())
             continue
-        reply = await player.post(f"/api/tables/{table_id}/moves", body)
+        reply = await player.post(moves_url, body)
         if reply.status_code == 200:
             latencies.append(time.perf_counter() - started)
             acked += 1
@@ -239,6 +281,7 @@ async def run(args: argparse.Namespace) -> None:
     if args.processes > 1 and not args.database_url:
         raise SystemExit("several processes share one database: give --database-url")
     servers, ports = start_servers(args)
+    route = Route(ports, args.affinity)
     try:
         stamp = int(time.time())
         # Player i talks to process i mod N: a table's two players to different processes.
@@ -262,7 +305,7 @@ async def run(args: argparse.Namespace) -> None:
             ahead = math.ceil(args.seconds * 80 / args.tables) + 2
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         ready = await asyncio.gather(
-            *(prepare_many(p, pair, args.game, max(ahead, 1)) for p, pair in pairs)
+            *(prepare_many(p, pair, args.game, max(ahead, 1), route) for p, pair in pairs)
         )
         prepared = sum(len(r) for r in ready)
         set_up_cpu = (sum(cpu_seconds(server.pid) for server in servers) - cpu_before) / prepared
@@ -270,18 +313,20 @@ async def run(args: argparse.Namespace) -> None:
             f"{prepared} tables set up; playing for {args.seconds:g} s", file=sys.stderr, flush=True
         )
         latencies: list[float] = []
-        cpu_before = sum(cpu_seconds(server.pid) for server in servers)
+        each_before = [cpu_seconds(server.pid) for server in servers]
+        cpu_before = sum(each_before)
         own_before = time.process_time()
         started = time.monotonic()
         stop = started + args.seconds
         counts = await asyncio.gather(
             *(
-                play_tables(p, pair, args.game, r, stop, latencies, args.via)
+                play_tables(p, pair, args.game, r, stop, latencies, args.via, route)
                 for (p, pair), r in zip(pairs, ready, strict=True)
             )
         )
         elapsed = time.monotonic() - started
-        cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu_before
+        each = [cpu_seconds(s.pid) - b for s, b in zip(servers, each_before, strict=True)]
+        cpu = sum(each)
         own = time.process_time() - own_before
         await asyncio.gather(*(table.close() for r in ready for table in r))
     finally:
@@ -301,6 +346,7 @@ async def run(args: argparse.Namespace) -> None:
     print(
         f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
         f"{args.seconds:g} s, {store}, moves via {args.via}, {args.processes} process(es)"
+        + (f", affinity {args.affinity}" if args.processes > 1 else "")
     )
     print(
         f"server CPU {cpu / elapsed:.2f} cores, load generator {own / elapsed:.2f} cores "
@@ -316,6 +362,13 @@ async def run(args: argparse.Namespace) -> None:
         f"| {moves:,} | {moves / elapsed:,.0f} | {cpu / moves * 1000:.2f} ms | "
         f"{moves / cpu:,.0f} | {pct(0.5):.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms |"
     )
+    if len(each) > 1:
+        shares = ", ".join(
+            f"{port}: {seconds / elapsed:.2f} cores, {seconds / moves * 1000:.2f} ms per move"
+            for port, seconds in zip(ports, each, strict=True)
+        )
+        print()
+        print(f"Each server's CPU (per move of the whole run): {shares}.")
     print()
     print(
         f"{played:,} tables played ({moves / max(played, 1):.0f} moves each). Setting a table "
@@ -347,6 +400,12 @@ def main() -> None:
     parser.add_argument("--via", choices=("socket", "http"), default="socket")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser.add_argument(
+        "--affinity",
+        choices=("none", "table", "first"),
+        default="none",
+        help="which process a table's players talk to (see above)",
+    )
     # The load generator shares the machine with the server: it keeps its own work small.
     uvloop.run(run(parser.parse_args()))
 
