@@ -9,10 +9,12 @@ import json
 import secrets
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
+import pytest
 
-from tests.server.conftest import Client, Server, signed_in, two_people
+from tests.server.conftest import Client, Server, signed_in, two_people, two_processes
 from tests.server.test_safety import socket_to
 
 
@@ -125,3 +127,57 @@ def wait_for_my_turn(client: Client, table_id: int, seconds: float = 20) -> dict
             return state
         time.sleep(0.1)
     raise AssertionError(f"table {table_id}: no move for seat 0 within {seconds} s")
+
+
+TABLES_OPEN = 2_000
+
+
+def test_thousands_of_open_tables_on_two_processes_do_not_slow_a_move(
+    tmp_path_factory: pytest.TempPathFactory,
+):
+    """Issue 26: two processes stalled once some 1,700 tables were open (each process renewed
+    a lease per table twice a second). With 2,000 tables running over both processes, each
+    hosting the tables started through it, a move on the last table opened is acknowledged
+    about as fast as one on the first, and none waits."""
+    settings = {
+        "MEADOW_TABLES_PER_ADDRESS_PER_HOUR": "1000000",
+        "MEADOW_OPEN_TABLES_PER_HOST": "100",
+    }
+    with two_processes(tmp_path_factory, **settings) as (a, b):
+        people = [a.client().signup(f"t-{secrets.token_hex(5)}"), None]
+        people[1] = b.client().signup(f"t-{secrets.token_hex(5)}")
+
+        def open_table(k: int) -> int:
+            person = people[k % 2]
+            assert person is not None
+            body = {"game": "topiary", "players": 2, "seats": [None, "random"]}
+            created = person.post("/api/tables", json=body)
+            assert created.status_code == 201, created.text
+            table_id = created.json()["id"]
+            assert person.post(f"/api/tables/{table_id}/start").status_code == 204
+            return table_id
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            opened = list(pool.map(open_table, range(TABLES_OPEN)))
+        first, last = opened[0], opened[-1]
+        times = {first: moves_timed(people[0], first), last: moves_timed(people[1], last)}
+    slowest_first = sorted(times[first])[len(times[first]) // 2]
+    slowest_last = sorted(times[last])[len(times[last]) // 2]
+    assert slowest_last <= 3 * slowest_first + 0.05, times
+
+
+def moves_timed(person: Client | None, table_id: int, moves: int = 8) -> list[float]:
+    """The seconds from sending each of the person's moves to its acknowledgement."""
+    assert person is not None
+    taken = []
+    for _ in range(moves):
+        state = wait_for_my_turn(person, table_id)
+        if state["over"]:
+            break
+        body = {"move": state["move"] + 1, "action": state["legal"][0]}
+        started = time.perf_counter()
+        reply = person.post(f"/api/tables/{table_id}/moves", json=body)
+        taken.append(time.perf_counter() - started)
+        assert reply.status_code == 200, reply.text
+    assert len(taken) >= 4
+    return taken
