@@ -58,6 +58,7 @@ PLANT, PREP, ABILITY, REVEAL, SPOILING, HARVEST, SLEEVE, NEST, OVER = (
     "over",
 )
 CATEGORIES = ("vp_tokens", "advancements", "vales", "abilities")
+CHOIR = "chor_des_erdengesangs"  # buys sleeved onto its own card for 2 mana less
 HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
 
 
@@ -419,7 +420,7 @@ class MysticValeState(State):
         """The on-deck card goes into the field; its on-play abilities queue up. `shown`:
         `_decay_and_growth` before, if known; with no ability in between, it still holds
         once the card is in the field, for the reveal to come."""
-        me = self.me
+        me = self.seats[self.seat]  # type: ignore[index]  # `me`, in Prep's every step
         card = me.on_deck
         assert card is not None
         me.on_deck = None
@@ -438,7 +439,7 @@ class MysticValeState(State):
         """Resolve queued on-play abilities; stop at the first that needs a choice. `shown`:
         `_decay_and_growth` of the field, if known (nothing is queued)."""
         events: list[Event] = []
-        me = self.me
+        me = self.seats[self.seat]  # type: ignore[index]  # `me`, in Prep's every step
         while self.queue:
             card, pos = self.queue.pop(0)
             ability = c.advancements()[me.cards[card][pos]].ability  # type: ignore[index]
@@ -541,7 +542,7 @@ class MysticValeState(State):
 
     def _reveal(self, out: tuple[int, int] | None = None) -> list[Event]:
         """`out`: see `_after_reveal`."""
-        me = self.me
+        me = self.seats[self.seat]  # type: ignore[index]  # `me`, in Prep's every step
         self.confirm_reveal = False
         me.on_deck = self._draw(me)
         public: dict[str, JSON] = {"card": None if me.on_deck is None else me.on_deck + 1}
@@ -554,7 +555,7 @@ class MysticValeState(State):
         a new on-deck card, a prevention, or the start of Prep. `out`: `_decay_and_growth`
         without the on-deck card, if the caller knows it (Prep's cascade: a decay sum per
         card played instead of one over the whole field)."""
-        me = self.me
+        me = self.seats[self.seat]  # type: ignore[index]  # `me`, in Prep's every step
         if out is None:
             shown, growth = self._decay_and_growth(me)
         else:  # only the new on-deck card is to add
@@ -671,6 +672,8 @@ class MysticValeState(State):
         h.mana_doublable = h.mana_earned
         events = [Event("harvest", self.seat, {"mana": h.mana_earned, "spirits": dict(h.spirits)})]
         events += self._take_vp(vp, "field")
+        if not me.vales:  # no vale to add anything (the usual case)
+            return events
         h.mana_earned += len(self.vale_active(me, "azurblauer_see"))
         rivers = self.vale_active(me, "bach_der_vitalitaet")
         h.mana_earned += 2 * len(rivers)
@@ -697,16 +700,34 @@ class MysticValeState(State):
             public["end_triggered"] = True
         return [Event("vp", self.seat, public)]
 
-    def _harvest_abilities_open(self) -> list[tuple[int, int, str]]:
+    def _scan_field(self) -> tuple[list[tuple[int, int, str]], list[int], tuple[list[int], ...]]:
+        """One pass over the field for the Harvest's options: the harvest abilities that
+        show (resolved or not) as (card, position, ability), the cards that show Chor des
+        Erdengesangs, and per position the cards with it free."""
         me = self.me
         cards, band = me.cards, me.band
-        holders = _holders(HARVEST_ABILITIES)
-        found = [
-            (x, pos, a)
-            for x in me.field
-            if not holders.isdisjoint(cards[x])
-            for pos, a in _harvest_abilities(tuple(cards[x]), band[x])
-        ]
+        gate = _holders((*HARVEST_ABILITIES, CHOIR))
+        abilities: list[tuple[int, int, str]] = []
+        choirs: list[int] = []
+        free: tuple[list[int], ...] = tuple([] for _ in c.POSITIONS)
+        for x in me.field:
+            slots = cards[x]
+            for pos, type_id in enumerate(slots):
+                if type_id is None:
+                    free[pos].append(x)
+            if gate.isdisjoint(slots):  # most cards: neither ability
+                continue
+            key = tuple(slots)
+            abilities += [(x, pos, a) for pos, a in _harvest_abilities(key, band[x])]
+            if _shows(key, band[x], CHOIR):
+                choirs.append(x)
+        return abilities, choirs, free
+
+    def _harvest_abilities_open(
+        self, shown: list[tuple[int, int, str]] | None = None
+    ) -> list[tuple[int, int, str]]:
+        """The harvest abilities not resolved yet; `shown`: `_scan_field`'s, if made."""
+        found = self._scan_field()[0] if shown is None else shown
         if not found or not self.harvest.resolved:
             return found
         done = {tuple(r) for r in self.harvest.resolved}
@@ -714,16 +735,17 @@ class MysticValeState(State):
 
     def _harvest_options(self) -> list[Action]:
         h = self.harvest
-        abilities_open = self._harvest_abilities_open()
+        shown, choirs, free = self._scan_field()
+        abilities_open = self._harvest_abilities_open(shown)
         actions: list[Action] = [
             _use_ability(x + 1, c.POSITIONS[pos]) for x, pos, _ in abilities_open
         ]
         if h.vales_bought < c.BUY_LIMIT:
             owns_roots = any(v == "alte_lebenswurzeln" for v, _ in self.me.vales)
-            market = tuple(tuple(level) for level in self.vale_market)
+            market = tuple(map(tuple, self.vale_market))
             actions += _vale_buys(market, tuple(h.spirits.items()), owns_roots)
         if h.advancements_bought < h.buy_limit:
-            actions += self._advancement_buys()
+            actions += self._advancement_buys(choirs, free)
         if self.options.edition != "english" and sum(h.spirits.values()) >= c.SPIRITS_PER_VP:
             actions.append(A_EXCHANGE)
         if not abilities_open:
@@ -745,13 +767,10 @@ class MysticValeState(State):
         open_cards = [x for x in me.field if me.cards[x][position] is None and x not in forced]
         return open_cards, len(open_cards) - unforced
 
-    def _rooms(self) -> list[tuple[list[int], int]]:
-        """`_room` of every position: one pass over the waiting purchases, one per position
-        over the field."""
-        me = self.me
-        field, cards = me.field, me.cards
+    def _rooms(self, free: tuple[list[int], ...]) -> list[tuple[list[int], int]]:
+        """`_room` of every position, from the field cards with each position free (see
+        `_scan_field`) and one pass over the waiting purchases."""
         if not self.harvest.to_sleeve:  # the usual case: nothing promised
-            free = [[x for x in field if cards[x][pos] is None] for pos in range(len(c.POSITIONS))]
             return [(open_cards, len(open_cards)) for open_cards in free]
         forced: list[list[int]] = [[] for _ in c.POSITIONS]
         unforced = [0] * len(c.POSITIONS)
@@ -764,23 +783,15 @@ class MysticValeState(State):
         rooms = []
         for pos in range(len(c.POSITIONS)):
             promised = forced[pos]
-            open_cards = [x for x in field if cards[x][pos] is None and x not in promised]
+            open_cards = [x for x in free[pos] if x not in promised]
             rooms.append((open_cards, len(open_cards) - unforced[pos]))
         return rooms
 
-    def _advancement_buys(self) -> list[Action]:
-        me = self.me
+    def _advancement_buys(self, choirs: list[int], free: tuple[list[int], ...]) -> list[Action]:
+        """`choirs` and `free`: see `_scan_field`."""
         copies = [copy for level in self.market for copy in level if copy is not None]
         copies += [copy for copy, left in zip(_FERTILE_COPIES, self.fertile, strict=True) if left]
-        cards, band = me.cards, me.band
-        holders = _holders(("chor_des_erdengesangs",))
-        choirs = [
-            x
-            for x in me.field
-            if not holders.isdisjoint(cards[x])
-            and _shows(tuple(cards[x]), band[x], "chor_des_erdengesangs")
-        ]
-        rooms = self._rooms()
+        rooms = self._rooms(free)
         mana = self.mana_left()
         if not choirs:
             return list(_plain_buys(tuple(copies), mana, tuple(r >= 1 for _, r in rooms)))  # type: ignore[arg-type]
@@ -972,7 +983,11 @@ class MysticValeState(State):
         """Field cards a Brutplatz may keep: not the first card, not sleeved this turn."""
         me = self.me
         cards, band = me.cards, me.band
-        if not any(_shows(tuple(cards[x]), band[x], "brutplatz") for x in me.field[1:]):
+        holders = _holders(("brutplatz",))
+        for x in me.field[1:]:
+            if not holders.isdisjoint(cards[x]) and _shows(tuple(cards[x]), band[x], "brutplatz"):
+                break
+        else:  # no Brutplatz shows: the usual case
             return []
         fresh = {(x, pos) for x, pos in me.fresh}
         return [
@@ -1005,6 +1020,8 @@ class MysticValeState(State):
     def _refill_markets(self) -> list[Event]:
         events: list[Event] = []
         for level, slots in enumerate(self.vale_market):
+            if None not in slots:  # nothing bought from this level
+                continue
             for i, vid in enumerate(slots):
                 if vid is None:
                     pile = next((p for p in self.vale_piles[level:] if p), None)
@@ -1016,6 +1033,8 @@ class MysticValeState(State):
                             self.end_triggered = True
                             events.append(Event("end_triggered", None, {"by": "last level-2 vale"}))
         for level, slots in enumerate(self.market):
+            if None not in slots:
+                continue
             for i, copy in enumerate(slots):
                 if copy is None:
                     pile = next((p for p in self.piles[level:] if p), None)
