@@ -641,13 +641,42 @@ class MysticValeState(State):
 
     def _continue_prep(self, shown: tuple[int, int]) -> list[Event]:
         """One more card into the field, or the end of Prep at 3 decay (or no card left);
-        4 decay were ruled out by `_after_reveal` before, which gives `_decay_and_growth`."""
-        if shown[0] - shown[1] >= c.PREP_STOPS_AT or self.me.on_deck is None:
-            return self._end_turn()
-        if self.options.edition == "german" and self._may_stop_prep():
-            self.phase = PREP  # the German edition's early stop: continue or stop
-            return []
-        return self._play_on_deck(shown)
+        4 decay were ruled out by `_after_reveal` before, which gives `_decay_and_growth`.
+
+        Most cards have no on-play ability: for them this loop does what `_play_on_deck`,
+        `_next_on_play`, `_reveal` and `_after_reveal` would (a play, a reveal, the spoil
+        check) without a call per step; any other card goes the long way."""
+        me = self.seats[self.seat]  # type: ignore[index]
+        seat = self.seat
+        events: list[Event] = []
+        while True:
+            if shown[0] - shown[1] >= c.PREP_STOPS_AT or me.on_deck is None:
+                events += self._end_turn()
+                return events
+            if self.options.edition == "german" and self._may_stop_prep():
+                self.phase = PREP  # the German edition's early stop: continue or stop
+                return events
+            card = me.on_deck
+            if self.confirm_reveal or _on_play_positions(tuple(me.cards[card]), me.band[card]):
+                events += self._play_on_deck(shown)
+                return events
+            me.on_deck = None  # _play_on_deck
+            me.field.append(card)
+            events.append(Event("play", seat, {"card": card + 1, "stage": self.stage}))
+            self.queue = []
+            self.phase = REVEAL  # _next_on_play, nothing queued
+            me.on_deck = x = self._draw(me)  # _reveal
+            public: dict[str, JSON] = {"card": None if x is None else x + 1}
+            events.append(Event("reveal", seat, public, reveals=True))
+            if x is not None:  # _after_reveal: only the new on-deck card is to add
+                d, g = _card_decay_growth(tuple(me.cards[x]), me.band[x], x in me.aether)
+                shown = (shown[0] + d, shown[1] + g)
+            if shown[0] - shown[1] >= c.SPOIL_AT:
+                if self._preventions():
+                    self.phase = SPOILING
+                    return events
+                events += self._spoil()
+                return events
 
     # -- harvest --------------------------------------------------------------------------
 
