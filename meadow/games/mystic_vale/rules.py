@@ -197,6 +197,23 @@ def _harvest_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[
 
 
 @cache
+def _cheapest_vale() -> int:
+    """The fewest spirit symbols any vale costs: with fewer on hand none can be bought
+    (each symbol of a cost takes one symbol on hand)."""
+    return min((sum(v.cost.values()) for v in c.vales().values()), default=0)
+
+
+@cache
+def _harvest_facts(
+    slots: tuple[str | None, ...], band: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, str], ...], bool]:
+    """What the Harvest's options ask of a field card: its free positions, its harvest
+    abilities that show, and whether it shows Chor des Erdengesangs."""
+    free = tuple(pos for pos, type_id in enumerate(slots) if type_id is None)
+    return free, _harvest_abilities(slots, band), _shows(slots, band, CHOIR)
+
+
+@cache
 def _holders(abilities: tuple[str, ...]) -> frozenset[str]:
     """Advancement types with one of these abilities: a card that holds none of them cannot
     show them, which a set test tells without looking the card up."""
@@ -735,20 +752,16 @@ class MysticValeState(State):
         Erdengesangs, and per position the cards with it free."""
         me = self.me
         cards, band = me.cards, me.band
-        gate = _holders((*HARVEST_ABILITIES, CHOIR))
         abilities: list[tuple[int, int, str]] = []
         choirs: list[int] = []
         free: tuple[list[int], ...] = tuple([] for _ in c.POSITIONS)
         for x in me.field:
-            slots = cards[x]
-            for pos, type_id in enumerate(slots):
-                if type_id is None:
-                    free[pos].append(x)
-            if gate.isdisjoint(slots):  # most cards: neither ability
-                continue
-            key = tuple(slots)
-            abilities += [(x, pos, a) for pos, a in _harvest_abilities(key, band[x])]
-            if _shows(key, band[x], CHOIR):
+            free_positions, shown, choir = _harvest_facts(tuple(cards[x]), band[x])
+            for pos in free_positions:
+                free[pos].append(x)
+            if shown:
+                abilities += [(x, pos, a) for pos, a in shown]
+            if choir:
                 choirs.append(x)
         return abilities, choirs, free
 
@@ -769,13 +782,14 @@ class MysticValeState(State):
         actions: list[Action] = [
             _use_ability(x + 1, c.POSITIONS[pos]) for x, pos, _ in abilities_open
         ]
-        if h.vales_bought < c.BUY_LIMIT:
+        spirits = sum(h.spirits.values())
+        if h.vales_bought < c.BUY_LIMIT and spirits >= _cheapest_vale():
             owns_roots = any(v == "alte_lebenswurzeln" for v, _ in self.me.vales)
             market = tuple(map(tuple, self.vale_market))
             actions += _vale_buys(market, tuple(h.spirits.items()), owns_roots)
         if h.advancements_bought < h.buy_limit:
             actions += self._advancement_buys(choirs, free)
-        if self.options.edition != "english" and sum(h.spirits.values()) >= c.SPIRITS_PER_VP:
+        if self.options.edition != "english" and spirits >= c.SPIRITS_PER_VP:
             actions.append(A_EXCHANGE)
         if not abilities_open:
             actions.append(A_END_HARVEST)
