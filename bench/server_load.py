@@ -3,7 +3,7 @@
     python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
                                 [--database-url URL] [--via socket|http] [--ahead N]
                                 [--processes N --redis-url URL]
-                                [--affinity none|table|first]
+                                [--affinity none|table|first] [--open N]
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given) and signs up two players per table. Before the clock starts, each pair of
@@ -29,6 +29,10 @@ it; `first`, every table to the first process, so the others only listen to the 
 (their CPU per move is that of a process that only listens). Tables are created through the
 host's own process (`POST /api/tables` names no table), joined and started through the
 table's. The CPU figure is the sum over the servers; each server's share is shown too.
+
+`--open N` sets up N more tables before anything else, started and left running with no
+socket open (as turn-based games waiting for a move): the servers then hold that many open
+tables while the others are played.
 """
 
 from __future__ import annotations
@@ -141,6 +145,19 @@ async def prepare(ports: list[int], players: list[Player], game: str, route: Rou
     ]
     first = [await ws.recv() for ws in sockets]  # the sync: the server's work is done
     return Ready(table_id, sockets, first)
+
+
+async def open_more(
+    pairs: list[tuple[list[int], list[Player]]], game: str, route: Route, count: int
+) -> None:
+    """`count` tables set up and started over the pairs of players, no socket opened."""
+
+    async def some(ports: list[int], players: list[Player], many: int) -> None:
+        for _ in range(many):
+            await set_up_table(players, game, route, ports)
+
+    share, extra = divmod(count, len(pairs))
+    await asyncio.gather(*(some(p, pair, share + (k < extra)) for k, (p, pair) in enumerate(pairs)))
 
 
 async def prepare_many(
@@ -297,6 +314,9 @@ async def run(args: argparse.Namespace) -> None:
             )
             for t in range(args.tables)
         ]
+        if args.open:
+            await open_more(pairs, args.game, route, args.open)
+            print(f"{args.open:,} more tables open, no socket", file=sys.stderr, flush=True)
         # The tables are set up before the clock starts (as many as the run is expected to
         # need: about 80 games a second in all, 3,400 moves of Topiary), so that the run
         # measures moves; their cost is measured here, apart.
@@ -370,6 +390,8 @@ async def run(args: argparse.Namespace) -> None:
         print()
         print(f"Each server's CPU (per move of the whole run): {shares}.")
     print()
+    if args.open:
+        print(f"{args.open:,} more tables were running on the servers throughout (no socket).")
     print(
         f"{played:,} tables played ({moves / max(played, 1):.0f} moves each). Setting a table "
         f"up (three requests, two sockets opened and synced) cost {set_up_cpu * 1000:.1f} ms "
@@ -400,6 +422,9 @@ def main() -> None:
     parser.add_argument("--via", choices=("socket", "http"), default="socket")
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
+    parser.add_argument(
+        "--open", type=int, default=0, help="more tables left running, no socket (see above)"
+    )
     parser.add_argument(
         "--affinity",
         choices=("none", "table", "first"),
