@@ -231,10 +231,29 @@ class Tables:
             self.hearing.submit(self._hold, table_id)
             return
         for live in held:
+            if self._let_go(live):
+                continue
             try:
                 self.hearing.submit(self._hear, live, kind)
             except RuntimeError:  # closed: the process is stopping, its listeners gone
                 return
+
+    def _let_go(self, live: LiveTable) -> bool:
+        """A table another process hosts, held here for a request and watched by nobody
+        here, leaves memory at its first news instead of following it: read again if asked
+        for, it costs nothing meanwhile (without this, a table created or joined through
+        this process had every move applied here too). True if it left."""
+        if self.cluster.hosts(live.id):
+            return False
+        with live.lock:  # then the guard: never the other way round
+            if live.listeners or live.pending is not None or live.bot_asked is not None:
+                return False
+            with self.guard:
+                if self.live.get(live.id) is not live:
+                    return False
+                del self.live[live.id]
+            live.gone = True
+            return True
 
     def _hold(self, table_id: int) -> None:
         try:

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, func, select, update
 from meadow import games
 from meadow.core.rng import Rng
 from meadow.core.undo import why_not_undoable
-from meadow.server.cluster import LINE
+from meadow.server.cluster import LINE, Alone
 from meadow.server.errors import ApiError
 from meadow.server.live import Listener, LiveTable
 from meadow.server.movelog import Line
@@ -448,3 +448,31 @@ def test_news_of_a_resting_table_brings_it_back_to_its_host(hub: Tables):
     while hub.watched(table_id) is None and time.monotonic() < deadline:
         time.sleep(0.01)
     assert hub.watched(table_id) is not None
+
+
+class HostedElsewhere(Alone):
+    """A cluster in which another process hosts every table."""
+
+    def hosts(self, table_id: int) -> bool:
+        return False
+
+
+def test_a_table_hosted_elsewhere_and_unwatched_is_let_go_at_its_news(hub: Tables):
+    """Issue 26: a table created or joined through a process that does not host it had
+    every move applied there too, heard through the news, for nobody."""
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    hub.cluster = HostedElsewhere()
+    hub.follow(table_id, LINE)
+    assert live.gone and hub.watched(table_id) is None
+
+    again = hub.get(table_id)  # asked for again: read from the log
+
+    async def watched_then_news() -> None:
+        watcher = listening(again, 1)
+        hub.subscribe(again, watcher)
+        hub.follow(table_id, LINE)
+        assert not again.gone  # someone here watches it: it follows the table
+        hub.unsubscribe(again, watcher)
+
+    run_alone(watched_then_news())
