@@ -150,7 +150,7 @@ def report_tables(args: argparse.Namespace, rows: list[dict[str, float]]) -> Non
 
 async def measure_sockets(count: int) -> tuple[float, int, int]:
     """Returns KB per socket, the server's KB before the sockets and after them."""
-    from bench.server_load import Player, set_up_table, start_servers
+    from bench.server_load import Player, Route, set_up_table, start_servers
 
     options = argparse.Namespace(database_url=None, processes=1, redis_url=None)
     servers, ports = start_servers(options)
@@ -163,7 +163,7 @@ async def measure_sockets(count: int) -> tuple[float, int, int]:
         host, guest = Player(base, "footprint-host"), Player(base, "footprint-guest")
         await host.sign_up()
         await guest.sign_up()
-        table_id = await set_up_table(host, guest, "topiary")
+        table_id = await set_up_table([host, guest], "topiary", Route(ports, "none"), [port, port])
         url = f"ws://127.0.0.1:{port}/api/tables/{table_id}/ws"
 
         async def open_one() -> None:
