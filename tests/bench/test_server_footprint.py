@@ -45,11 +45,13 @@ def figure(out: str, name: str) -> float:
     return float(found.group(1).replace(",", ""))
 
 
-def test_news_of_a_table_not_held_costs_more_with_more_tables_held():
+def test_news_of_a_table_not_held_is_measured_for_each_count_of_tables_held():
+    # The figures themselves are the bench's to show (flat since news is looked up by table
+    # number); the test checks that each count is measured and gives a positive cost.
     out = run("bench.server_capacity", "news", "--held", "10,10000")
     rows = [line for line in out.splitlines() if line.startswith("| 10")]
-    few, many = (float(row.split("|")[2].replace(",", "")) for row in rows)
-    assert 0 < few < many
+    assert len(rows) == 2
+    assert all(float(row.split("|")[2].replace(",", "")) > 0 for row in rows)
 
 
 def test_population_moves_at_live_tables_far_more_often_than_at_turn_based_ones():
