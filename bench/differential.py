@@ -144,20 +144,24 @@ def worktree(commit: str) -> Path:
     return path
 
 
-def side(root: Path, command: list[str]) -> Any:
-    """Run this file's `command` with `root`'s meadow; its answer is JSON on stdout."""
-    # One hash seed for both: the order of a set's strings is not a rule of the game.
-    env = dict(os.environ, PYTHONPATH=str(root), PYTHONHASHSEED="0")
+def run_with(root: Path, script: Path, args: list[str], **env: str) -> str:
+    """`script` run in `root` with `root`'s meadow; what it printed."""
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), *command],
+        [sys.executable, str(script), *args],
         cwd=root,
-        env=env,
+        env=dict(os.environ, PYTHONPATH=str(root), **env),
         capture_output=True,
         text=True,
     )
     if done.returncode:
-        raise RuntimeError(f"the trace in {root} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout)
+        raise RuntimeError(f"{script.name} with {root} failed:\n{done.stderr[-3000:]}")
+    return done.stdout
+
+
+def side(root: Path, command: list[str]) -> Any:
+    """Run this file's `command` with `root`'s meadow; its answer is JSON on stdout."""
+    # One hash seed for both: the order of a set's strings is not a rule of the game.
+    return json.loads(run_with(root, Path(__file__).resolve(), command, PYTHONHASHSEED="0"))
 
 
 def chunks(indices: list[int], size: int) -> list[list[int]]:

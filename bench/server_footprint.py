@@ -35,6 +35,7 @@ from pathlib import Path
 import uvloop
 import websockets
 
+from bench.server_moves import set_up
 from meadow import games
 from meadow.server.live import Listener
 from meadow.server.tables import Tables
@@ -54,16 +55,6 @@ def resident_kb(pid: int | str = "self") -> int:
 def settled_kb() -> int:
     gc.collect()
     return resident_kb()
-
-
-def set_up(hub: Tables, host: User, guest: User, game: str, count: int) -> list[int]:
-    tables = []
-    for _ in range(count):
-        table_id = hub.create(host, game, 2, {}, [None, None], "live")
-        hub.join(table_id, guest)
-        hub.start(table_id, host)
-        tables.append(table_id)
-    return tables
 
 
 async def play(hub: Tables, table_id: int, moves: int) -> int:

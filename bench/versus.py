@@ -14,13 +14,10 @@ its side.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from bench.differential import ROOT, worktree
+from bench.differential import ROOT, run_with, worktree
 
 Row = tuple[str, ...]
 Tables = dict[Row, dict[Row, list[str]]]  # header -> row's words -> its cells
@@ -31,17 +28,7 @@ KEYS = ("game", "players", "rollout")  # the leading columns that say which row 
 
 def run(name: str, args: list[str], root: Path) -> str:
     """This checkout's bench `name`, with `root`'s meadow."""
-    env = dict(os.environ, PYTHONPATH=str(root))
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / f"{name}.py"), *args],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if done.returncode:
-        raise RuntimeError(f"bench.{name} with {root} failed:\n{done.stderr[-3000:]}")
-    return done.stdout
+    return run_with(root, ROOT / "bench" / f"{name}.py", args)
 
 
 def tables(output: str) -> Tables:

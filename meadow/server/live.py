@@ -119,6 +119,11 @@ class LiveTable:
         return None
 
     @property
+    def busy(self) -> bool:
+        """Watched here, or a line or a bot's think under way: it must stay in memory."""
+        return bool(self.listeners) or self.pending is not None or self.bot_asked is not None
+
+    @property
     def moves_made(self) -> int:
         """Log lines so far: the next move must carry this number plus one."""
         return len(self.log)

@@ -246,14 +246,7 @@ class Tables:
         if self.cluster.hosts(live.id):
             return False
         with live.lock:  # then the guard: never the other way round
-            if live.listeners or live.pending is not None or live.bot_asked is not None:
-                return False
-            with self.guard:
-                if self.live.get(live.id) is not live:
-                    return False
-                del self.live[live.id]
-            live.gone = True
-            return True
+            return not live.busy and self._drop(live)
 
     def _hold(self, table_id: int) -> None:
         try:
@@ -368,15 +361,19 @@ class Tables:
         it is rebuilt from its log. A process keeps only the tables at play and those
         watched, however many games it has hosted. True if it left."""
         with live.lock:  # then the guard: never the other way round
-            busy = live.listeners or live.pending is not None or live.bot_asked is not None
-            if live.status in ("open", "running") or busy:
+            if live.status in ("open", "running") or live.busy:
                 return False
-            with self.guard:
-                if self.live.get(live.id) is not live:
-                    return False  # a table read but never kept: nothing to forget
-                del self.live[live.id]
-            live.gone = True
-            return True
+            return self._drop(live)
+
+    def _drop(self, live: LiveTable) -> bool:
+        """Take the table out of memory (its lock held): whoever still holds it reads it
+        anew. False if the map holds no such table (one read but never kept)."""
+        with self.guard:
+            if self.live.get(live.id) is not live:
+                return False
+            del self.live[live.id]
+        live.gone = True
+        return True
 
     def rest_idle(self, now: datetime | None = None) -> list[int]:
         """Running tables idle here for `idle_seconds` (no move, no look), with nobody
@@ -393,21 +390,15 @@ class Tables:
 
     def _rest(self, live: LiveTable, now: datetime) -> bool:
         with live.lock:  # then the guard: never the other way round
-            busy = live.listeners or live.pending is not None or live.bot_asked is not None
             to_move = live.state.to_move if live.state is not None else None
             bot_to_move = to_move is not None and live.seats[to_move][1] is not None
             last = max(live.clock.turn_since, live.touched)
             idle = (now - last).total_seconds() >= self.idle_seconds
-            if live.status != "running" or busy or bot_to_move or not idle:
+            if live.status != "running" or live.busy or bot_to_move or not idle:
                 return False
             if self.cluster.hosts(live.id):
                 self._set_due(live.id, live.clock.due(to_move))
-            with self.guard:
-                if self.live.get(live.id) is not live:
-                    return False
-                del self.live[live.id]
-            live.gone = True
-            return True
+            return self._drop(live)
 
     def wake_due(self, now: datetime | None = None) -> list[int]:
         """Bring back into memory the resting tables hosted here whose clock may have run

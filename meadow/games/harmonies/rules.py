@@ -232,7 +232,7 @@ class HarmoniesState(State):
             actions += [
                 TakeCard(c.cards()[cid].slug) for cid in self.display if self._affordable(cid)
             ]
-        cube_actions = _cube_actions(self.board.side)
+        cube_actions = _cube_action_table(self.board.side)
         for cid, spaces in self.cube_spaces(self.seat).items():
             by_space = cube_actions[cid]
             actions += [by_space[i] for i in spaces]
@@ -244,7 +244,7 @@ class HarmoniesState(State):
 
     def _token_actions(self, player: Player) -> list[Action]:
         """Every token in hand on every space that takes it: by colour, then by space."""
-        token_actions = _token_actions(self.board.side)
+        token_actions = _token_action_table(self.board.side)
         open_spaces = player.open_spaces()
         actions: list[Action] = []
         for colour in c.COLOURS:
@@ -643,14 +643,14 @@ def _space_of(side: str) -> dict[str, int]:
 
 
 @cache
-def _token_actions(side: str) -> dict[str, tuple[PlaceToken, ...]]:
+def _token_action_table(side: str) -> dict[str, tuple[PlaceToken, ...]]:
     """Per colour, per space of a board side: its PlaceToken action."""
     names = c.board(side).names
     return {colour: tuple(_place_token(colour, name) for name in names) for colour in c.COLOURS}
 
 
 @cache
-def _cube_actions(side: str) -> dict[int, tuple[PlaceCube, ...]]:
+def _cube_action_table(side: str) -> dict[int, tuple[PlaceCube, ...]]:
     """Per card, per space of a board side: its PlaceCube action."""
     names = c.board(side).names
     return {
