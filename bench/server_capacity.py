@@ -19,15 +19,20 @@ strings, as the games' notations are (5-13 characters on average). Reports trans
 would be counted too) and the move log's size per row (`pg_relation_size` of the table and
 of its indexes, after a VACUUM ANALYZE).
 
-`news`. A process hears every table's news on the one Redis channel and drops what is not
-about a table it holds. This times, in one process, the server's own handling of one such
-message (`cluster._news_of`, then `Tables.follow` for a table not held) with `--held`
-tables in the process's map (stand-ins with an id: `follow` only reads that). Redis and
-redis-py's own reading of the message are not included; with `--redis-url` they are timed
-apart (20,000 messages published on a channel of this run's own, then read), and so is the
-Redis side of the once-a-minute recount at `--held` running tables: the claim script over
-every running table's number (run twice: first on an empty hash, then again, as every later
-recount), and HKEYS of the hosts hash.
+`news`. A process hears the news of the tables it holds or hosts, each table on a Redis
+channel of its own. This times, in one process, the server's own handling of one message
+(`cluster._news_of`, then `Tables.follow` for a table not held, the case that costs least
+and shows whether the lookup grows with the map) with `--held` tables in the process's map
+(stand-ins with an id: `follow` only reads that). Redis and redis-py's own reading of the
+message are not included; with `--redis-url` they are timed apart (20,000 messages
+published on a channel of this run's own, then read), and so is Redis's side: a PUBLISH on
+a table's channel that no process hears (the usual case with the proxy's table affinity:
+the table's only holder is the process that moved), in Redis's own CPU (INFO's
+used_cpu_user and used_cpu_sys, so a Redis busy with others meanwhile counts them too);
+`--held` channels subscribed by one connection (Redis's memory per channel, and its CPU
+per SUBSCRIBE of 1,000 channels); and the once-a-minute recount at `--held` running tables:
+the claim script over every running table's number (run twice: first on an empty hash,
+then again, as every later recount), and HKEYS of the hosts hash.
 
 `population`. A model of real play, every number in it an assumption (`LIVE_THINK`,
 `TURN_DELAY_H`, `PER_SITTING`, `--live`) but the decisions per game of two players, measured
@@ -256,6 +261,8 @@ def on_redis(args: argparse.Namespace) -> None:
         each = (time.process_time() - started) / max(1, got)
         print()
         print(f"redis-py reading a news message: {each * 1e6:.1f} µs of CPU ({got:,} read)")
+        unheard_publishes(client, prefix)
+        channels_heard(client, prefix, args.held)
         print()
         print("| running tables | claim script (first) | claim script (again) | HKEYS |")
         print("|---:|---:|---:|---:|")
@@ -276,6 +283,57 @@ def on_redis(args: argparse.Namespace) -> None:
         pubsub.close()
         client.delete(hosts)
         client.close()
+
+
+def redis_cpu(client: object) -> float:
+    """Seconds of CPU the Redis server has used so far."""
+    cpu = client.info("cpu")  # type: ignore[attr-defined]
+    return float(cpu["used_cpu_user"]) + float(cpu["used_cpu_sys"])
+
+
+def unheard_publishes(client: object, prefix: str, count: int = 100_000) -> None:
+    """A move's news on its table's channel, which no process hears: Redis's CPU each
+    (pipelined 100 at a time, as a busy process's publishing thread would not be, so that
+    the client's round trips do not hide Redis's own cost), and a round trip each."""
+    message = f"1 line host:1:ab {time.time():.6f}"
+    before = redis_cpu(client)
+    for start in range(0, count, 100):
+        pipe = client.pipeline(transaction=False)  # type: ignore[attr-defined]
+        for number in range(start, start + 100):
+            pipe.publish(f"{prefix}:table:{number}", message)
+        pipe.execute()
+    each = (redis_cpu(client) - before) / count
+    trips = 2000
+    started = time.perf_counter()
+    for number in range(trips):
+        client.publish(f"{prefix}:table:{number}", message)  # type: ignore[attr-defined]
+    trip = (time.perf_counter() - started) / trips
+    print(
+        f"PUBLISH on a table's channel nobody hears: {each * 1e6:.1f} µs of Redis's CPU "
+        f"({count:,} pipelined); {trip * 1e6:.0f} µs a round trip from here"
+    )
+
+
+def channels_heard(client: object, prefix: str, counts: list[int]) -> None:
+    """Redis's memory and CPU for the channels of the tables a process holds."""
+    print()
+    print("| channels heard (one connection) | Redis memory each | Redis CPU per 1,000 |")
+    print("|---:|---:|---:|")
+    for count in counts:
+        pubsub = client.pubsub()  # type: ignore[attr-defined]
+        memory = int(client.info("memory")["used_memory"])  # type: ignore[attr-defined]
+        cpu = redis_cpu(client)
+        for start in range(0, count, 1000):
+            pubsub.subscribe(
+                *[f"{prefix}:table:{n}" for n in range(start, min(count, start + 1000))]
+            )
+        heard = 0
+        while heard < count and pubsub.get_message(timeout=5.0) is not None:
+            heard += 1  # each channel's confirmation, read so that all are counted in
+        used = redis_cpu(client) - cpu
+        grown = int(client.info("memory")["used_memory"]) - memory  # type: ignore[attr-defined]
+        pubsub.close()
+        print(f"| {count:,} | {grown / count:,.0f} bytes | {used / count * 1e6:,.0f} ms |")
 
 
 # Decisions per game of two players, random play (`python -m bench.engine --seconds 1`,

@@ -6,6 +6,7 @@ here are pure (given the time), so the tests can name the instant."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -56,9 +57,10 @@ class Clock:
             late[to_move] = f"ran out of time ({self.game_seconds} s for the game)"
         return late
 
-    def due(self, to_move: int | None) -> datetime | None:
-        """The first moment `overdue` may name a seat, if nothing is played meanwhile; None
-        when nothing can run out. A table resting out of memory is woken then.
+    def due(self, to_move: int | None, seats: Collection[int] | None = None) -> datetime | None:
+        """The first moment `overdue` may name a seat (one of `seats`, if given), if nothing
+        is played meanwhile; None when nothing can run out. A table resting out of memory is
+        woken then; one in memory is looked at then.
 
         >>> from datetime import UTC, datetime, timedelta
         >>> t0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -70,9 +72,19 @@ class Clock:
         datetime.timedelta(seconds=30)
         >>> Clock(None, None, 30, t0, [0, 0], [None, None]).due(0) is None
         True
+        >>> Clock(60, None, 30, t0, [0, 0], [t0, None]).due(1, seats={1}) - t0
+        datetime.timedelta(seconds=90)
+        >>> Clock(60, None, 30, t0, [0, 0], [t0, None]).due(0, seats={1}) is None
+        True
         """
         grace = timedelta(seconds=self.grace_seconds)
-        moments = [left + grace for left in self.left_at if left is not None]
+        moments = [
+            left + grace
+            for seat, left in enumerate(self.left_at)
+            if left is not None and (seats is None or seat in seats)
+        ]
+        if seats is not None and to_move not in seats:
+            to_move = None
         if to_move is not None and self.move_seconds is not None:
             moments.append(self.turn_since + timedelta(seconds=self.move_seconds) + grace)
         if to_move is not None and self.game_seconds is not None:

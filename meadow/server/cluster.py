@@ -2,8 +2,10 @@
 table for its bots and clocks.
 
 The database stays the only truth. A process that commits a line of a table's log publishes
-the table's number on one Redis channel; every other process that holds the table in memory
-reads the new lines from the database and tells its own listeners. Which process applies a
+the table's number on that table's Redis channel; every other process that holds the table in
+memory, or hosts it, is subscribed to that channel, reads the new lines from the database and
+tells its own listeners. A process hears nothing of the tables it neither holds nor hosts, so
+with the proxy's table affinity a move's news usually reaches nobody. Which process applies a
 move does not matter (the guarded update of the table's move counter lets exactly one writer
 have each number); which process plays the bots and watches the clocks does: that is the
 table's host, named in one Redis hash (table -> process). A process is alive while its own
@@ -27,14 +29,22 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 from meadow.server import metrics
 
+if TYPE_CHECKING:
+    from redis.client import PubSub
+
 # What a process hears: a table's number and what changed there (LINE: lines of its log;
 # CHAT: lines of its chat; TABLE: anything else, seats or status), a hint to read that
-# from the database; (None, TABLE): anything may have changed, after a reconnection.
-News = Callable[[int | None, str], None]
-LINE, TABLE, CHAT = "line", "table", "chat"
+# from the database. FRESH, never sent by another process: this process has just begun to
+# hear the table's channel, and whatever was published before it did is read from the log.
+News = Callable[[int, str], None]
+LINE, TABLE, CHAT, FRESH = "line", "table", "chat", "fresh"
+# How long the news thread waits for a message before it turns to the channels to join
+# or leave: the most a table just loaded waits before its news begins.
+POLL_SECONDS = 0.05
 
 log = logging.getLogger("meadow.server")
 RECOUNT_SECONDS = 60.0
@@ -99,6 +109,12 @@ class Alone:
     def publish(self, table_id: int, kind: str = TABLE) -> None:
         pass
 
+    def hold(self, table_id: int) -> None:
+        pass
+
+    def let_go(self, table_id: int) -> None:
+        pass
+
     def hosts(self, table_id: int) -> bool:
         return True
 
@@ -140,7 +156,7 @@ class RedisCluster:
         """`name`: the site; several sites may share one Redis under different names."""
         import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
 
-        self.news = f"{name}:news"  # the channel: a table's number and the sender's name
+        self.channel_prefix = f"{name}:table:"  # + a table's number: that table's news
         self.hosts_key = f"{name}:hosts"  # table -> the process that hosts it
         self.processes = f"{name}:processes"  # every process that may host tables
         self.alive = f"{name}:alive:"  # + a process's name: its lease, while it lives
@@ -150,6 +166,14 @@ class RedisCluster:
         self.me = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.lease_ms = lease_ms
         self.hosted: set[int] = set()
+        # The channels: a process hears a table while it holds it in memory or hosts it.
+        # `held` and `hosted` change on many threads; the news thread alone talks to Redis
+        # about channels, so changes wait in `to_check` until its next turn (a set: a table
+        # loaded and let go a thousand times before then is looked at once).
+        self.held: set[int] = set()
+        self.channels = threading.Lock()  # `held`, `to_check`, and `hosted`'s changes
+        self.to_check: set[int] = set()
+        self.heard: set[int] = set()  # the tables whose channel the news thread is on
         self.look_script = self.redis.register_script(_LOOK)
         self.claim_script = self.redis.register_script(_CLAIM)
         self.release_script = self.redis.register_script(_RELEASE)
@@ -167,12 +191,29 @@ class RedisCluster:
         self.publishing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cluster-publish")
 
     def start(self, on_news: News) -> None:
-        """Listen for news in a thread of its own; `on_news(None, None)` after every
-        (re)subscription, since news sent while away was lost."""
+        """Listen for news in a thread of its own; `on_news(table, FRESH)` once this process
+        hears a table's channel (after every reconnection too), since news sent before then
+        did not reach it."""
         self.listening = threading.Thread(
             target=self._listen, args=(on_news,), name="cluster-news", daemon=True
         )
         self.listening.start()
+
+    def channel(self, table_id: int) -> str:
+        """The Redis channel of a table's news."""
+        return f"{self.channel_prefix}{table_id}"
+
+    def hold(self, table_id: int) -> None:
+        """The table is in this process's memory: hear its news."""
+        with self.channels:
+            self.held.add(table_id)
+            self.to_check.add(table_id)
+
+    def let_go(self, table_id: int) -> None:
+        """The table left this process's memory: hear its news only while hosting it."""
+        with self.channels:
+            self.held.discard(table_id)
+            self.to_check.add(table_id)
 
     def _listen(self, on_news: News) -> None:
         import redis
@@ -180,19 +221,16 @@ class RedisCluster:
         wait = 0.1
         while not self.closed:
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-                pubsub.subscribe(self.news)
-                on_news(None, TABLE)
+                pubsub = self.redis.pubsub()
+                with self.channels:  # a new connection hears nothing yet: every table again
+                    self.heard = set()
+                    self.to_check = self.held | self.hosted
                 wait = 0.1
-                for message in pubsub.listen():
-                    if self.closed:
-                        return
-                    if message["type"] == "message":
-                        table_id, kind, sender, sent = _news_of(message["data"])
-                        if table_id is not None and sender != self.me:
-                            if sent is not None:
-                                metrics.NEWS_LAG.observe(max(0.0, time.time() - sent))
-                            on_news(table_id, kind)
+                while not self.closed:
+                    self._join_and_leave(pubsub)
+                    message = pubsub.get_message(timeout=POLL_SECONDS)
+                    if message is not None:
+                        self._heard(message, on_news)
             except redis.RedisError as exc:
                 log.warning("cluster news interrupted (%s); resubscribing", exc)
                 time.sleep(wait)
@@ -200,6 +238,42 @@ class RedisCluster:
             except Exception:
                 log.exception("cluster news failed; resubscribing")
                 time.sleep(wait)
+
+    def _join_and_leave(self, pubsub: PubSub) -> None:
+        """Subscribe to the channels of the tables held or hosted here since the last turn,
+        unsubscribe from those neither any more: one command each way, whatever the tables."""
+        with self.channels:
+            if not self.to_check:
+                return
+            checked, self.to_check = self.to_check, set()
+            wanted = {t for t in checked if t in self.held or t in self.hosted}
+        joining = wanted - self.heard
+        leaving = (checked - wanted) & self.heard
+        if joining:
+            pubsub.subscribe(*[self.channel(t) for t in sorted(joining)])
+            self.heard |= joining
+        if leaving:
+            pubsub.unsubscribe(*[self.channel(t) for t in sorted(leaving)])
+            self.heard -= leaving
+
+    def _heard(self, message: dict[str, object], on_news: News) -> None:
+        """A message of the news thread's connection: a table's news, or the confirmation
+        that a channel is heard from now on (then the table is read: what was published
+        before reached nobody here)."""
+        if message["type"] == "subscribe":
+            table_id = _table_of(message["channel"], self.channel_prefix)
+            if table_id is not None:
+                on_news(table_id, FRESH)
+        elif message["type"] == "message":
+            table_id, kind, sender, sent = _news_of(message["data"])
+            if table_id is None or sender == self.me:
+                return
+            if table_id != _table_of(message["channel"], self.channel_prefix):
+                log.warning("cluster news: ignored news of table %s on another's channel", table_id)
+                return
+            if sent is not None:
+                metrics.NEWS_LAG.observe(max(0.0, time.time() - sent))
+            on_news(table_id, kind)
 
     def publish(self, table_id: int, kind: str = TABLE) -> None:
         """Tell the other processes that `table_id` changed: a LINE of its log, a line
@@ -215,7 +289,8 @@ class RedisCluster:
             # a forged name only delays a process until the next news or resync). The time
             # it was sent, last, measures the news's lag; a process older than that field
             # reads it as part of the sender's name, which is never its own either.
-            self.redis.publish(self.news, f"{table_id} {kind} {self.me} {time.time():.6f}")
+            message = f"{table_id} {kind} {self.me} {time.time():.6f}"
+            self.redis.publish(self.channel(table_id), message)
         except Exception:
             # The move is committed; listeners elsewhere catch up at their next news or
             # resync. A refused publish must not turn an acknowledged move into an error.
@@ -236,9 +311,11 @@ class RedisCluster:
             )
             taken_ids = [int(t) for t in taken]
             if not was:  # taken for dead meanwhile (or the first look): what is still mine
-                self.hosted = {int(t) for t in mine}
+                still = {int(t) for t in mine}
+                self._unhost(self.hosted - still)
+                self._host(still)
                 self.recount_at = 0.0
-            self.hosted.update(taken_ids)
+            self._host(taken_ids)
             return taken_ids
 
     def claim(self, table_ids: Iterable[int]) -> list[int]:
@@ -252,17 +329,29 @@ class RedisCluster:
             taken = [
                 int(t) for t in self.claim_script(keys=[self.hosts_key], args=[self.me, *wanted])
             ]
-            self.hosted.update(taken)
+            self._host(taken)
             return taken
 
     def release(self, table_id: int) -> None:
         """The table is over: no process hosts it any more."""
         with self.leases:
-            self.hosted.discard(table_id)
+            self._unhost([table_id])
         try:
             self.release_script(keys=[self.hosts_key], args=[self.me, table_id])
         except Exception:
             log.warning("table %s: could not release its host; the next recount does", table_id)
+
+    def _host(self, table_ids: Iterable[int]) -> None:
+        """Host these tables (`leases` held), and hear their news."""
+        with self.channels:
+            self.hosted.update(table_ids)
+            self.to_check.update(table_ids)
+
+    def _unhost(self, table_ids: Iterable[int]) -> None:
+        """Host these no more (`leases` held); their news is heard while they are held."""
+        with self.channels:
+            self.hosted.difference_update(table_ids)
+            self.to_check.update(table_ids)
 
     def listed(self) -> list[int]:
         """Every table some process hosts (for the recount)."""
@@ -273,7 +362,7 @@ class RedisCluster:
         if table_ids:
             self.redis.hdel(self.hosts_key, *[str(t) for t in table_ids])
         with self.leases:
-            self.hosted.difference_update(table_ids)
+            self._unhost(table_ids)
 
     def recount_due(self) -> bool:
         """Whether to compare the hosts with the running tables now (and not again for a
@@ -294,7 +383,8 @@ class RedisCluster:
         has run out; returns how many were handed over."""
         with self.leases:
             self.leaving = True
-            handed, self.hosted = len(self.hosted), set()
+            handed = len(self.hosted)
+            self._unhost(list(self.hosted))
             try:
                 self.redis.delete(self.alive + self.me)
             except Exception:
@@ -305,6 +395,19 @@ class RedisCluster:
         self.publishing.shutdown(wait=True)  # news of committed moves still goes out
         self.closed = True
         self.hand_over()
+
+
+def _table_of(channel: object, prefix: str) -> int | None:
+    """The table a channel of this site is about, None for any other channel.
+
+    >>> _table_of(b"site:table:12", "site:table:")
+    12
+    """
+    text = channel.decode("ascii", "replace") if isinstance(channel, bytes) else str(channel)
+    number = text.removeprefix(prefix)
+    if number == text or not number.isdigit():
+        return None
+    return int(number)
 
 
 def _news_of(data: bytes | str) -> tuple[int | None, str, str, float | None]:

@@ -37,9 +37,10 @@ from meadow.core.undo import why_not_undoable
 from meadow.server import chat, metrics, outbound
 from meadow.server.botrules import BotRules
 from meadow.server.clocks import Clock
-from meadow.server.cluster import CHAT, LINE, TABLE, Alone, RedisCluster
+from meadow.server.cluster import CHAT, FRESH, LINE, TABLE, Alone, RedisCluster
 from meadow.server.errors import ApiError
 from meadow.server.live import UNDO, Entry, Listener, LiveTable, encode
+from meadow.server.looks import Looks
 from meadow.server.mail import Mailer
 from meadow.server.movelog import Taken, write_line, write_lines
 from meadow.server.ratings import rate
@@ -91,6 +92,7 @@ class Tables:
         self.db = db
         self.idle_seconds = idle_seconds
         self.rest_at = datetime.now(UTC)  # when `rest_idle` looks next
+        self.looks = Looks(self.rest_at)  # when `check_clocks` looks at each table
         self.bot_rules = bot_rules or BotRules()
         self.mailer = mailer
         self.cluster = cluster or Alone()
@@ -135,13 +137,21 @@ class Tables:
         loaded = self._load(table_id)
         if loaded.status not in ("open", "running"):
             return loaded
-        with self.guard:
-            kept = self.live.get(table_id)
-            if kept is None or kept.gone:
-                self.live[table_id] = kept = loaded
+        kept = self._keep(loaded)
         if kept is loaded and loaded.resting and self.cluster.hosts(table_id):
             self._set_due(table_id, None)  # back in its host's memory: its clock is watched
         return kept
+
+    def _keep(self, live: LiveTable) -> LiveTable:
+        """The table in memory under its number: the one already there, else `live` from
+        now on, whose news this process hears from now on too."""
+        with self.guard:
+            kept = self.live.get(live.id)
+            if kept is None or kept.gone:
+                self.live[live.id] = kept = live
+                self.cluster.hold(live.id)
+                self.looks.ask(live.id)
+            return kept
 
     def watched(self, table_id: int) -> LiveTable | None:
         """The table if it is in memory here (at play, or watched), else None."""
@@ -191,6 +201,7 @@ class Tables:
             entry = Entry(number, seat, UNDO, [], note, undone.number)
             live.log.append(entry)
             live.rebuild()
+            self.looks.ask(live.id)
             return entry
         events = live.state.apply(live.state.parse_action(action))
         entry = Entry(number, seat, action, events, note)
@@ -210,33 +221,30 @@ class Tables:
 
     # -- several processes ------------------------------------------------------------
 
-    def follow(self, table_id: int | None, kind: str = TABLE) -> None:
+    def follow(self, table_id: int, kind: str = TABLE) -> None:
         """News from another process (on its listening thread): `kind` of table `table_id`
-        changed (LINE: new lines of its log; TABLE: anything else), or anything of every
-        table held here (None: after a reconnection to the news, when some may have been
-        lost). News is only a hint to read the log: whoever can publish on the channel can
-        make this process read, never make it believe a move. The reading is done by a few
-        threads, so that one table's round trips to the database do not hold up news of
-        the others; two readers of one table take turns on its lock, and the later one
-        reads what the earlier did not."""
+        changed (LINE: new lines of its log; CHAT: of its chat; TABLE: anything else), or
+        (FRESH) this process has just begun to hear the table's news and reads what it may
+        have missed. News is only a hint to read the log: whoever can publish on the
+        channel can make this process read, never make it believe a move. The reading is
+        done by a few threads, so that one table's round trips to the database do not hold
+        up news of the others; two readers of one table take turns on its lock, and the
+        later one reads what the earlier did not."""
         with self.guard:  # a table's news is looked up by its number, not by a pass over all
-            if table_id is None:
-                held = list(self.live.values())
-            else:
-                one = self.live.get(table_id)
-                held = [] if one is None else [one]
-        if not held and table_id is not None and self.cluster.hosts(table_id):
-            # A table resting out of memory changed elsewhere: its host holds it again, so
-            # that its clock is watched from what changed (its due time may be earlier now).
-            self.hearing.submit(self._hold, table_id)
-            return
-        for live in held:
-            if self._let_go(live):
-                continue
-            try:
+            live = self.live.get(table_id)
+        try:
+            if live is None:
+                if self.cluster.hosts(table_id):
+                    # A table resting out of memory changed elsewhere (or may have, while
+                    # this process did not hear it): its host holds it again, so that its
+                    # bots and clock carry on from what changed.
+                    self.hearing.submit(self._hold, table_id)
+            elif kind == FRESH:
+                self.hearing.submit(self._hear, live, TABLE)
+            elif not self._let_go(live):
                 self.hearing.submit(self._hear, live, kind)
-            except RuntimeError:  # closed: the process is stopping, its listeners gone
-                return
+        except RuntimeError:  # closed: the process is stopping, its listeners gone
+            return
 
     def _let_go(self, live: LiveTable) -> bool:
         """A table another process hosts, held here for a request and watched by nobody
@@ -330,6 +338,7 @@ class Tables:
                     _aware(seat.left_at) if seat.left_at else None for seat in table.seats
                 ]
                 status = table.status
+            self.looks.ask(live.id)
             if live.status == "open":
                 if status != "open" or seats != live.seats:
                     self._reload(live)
@@ -372,6 +381,7 @@ class Tables:
             if self.live.get(live.id) is not live:
                 return False
             del self.live[live.id]
+            self.cluster.let_go(live.id)
         live.gone = True
         return True
 
@@ -516,8 +526,7 @@ class Tables:
             s.add(table)
             s.commit()
             live = _live(table)  # the joins and the start to come need not read it back
-        with self.guard:
-            self.live.setdefault(live.id, live)
+        self._keep(live)
         return live.id
 
     def join(self, table_id: int, user: User) -> int:
@@ -579,6 +588,7 @@ class Tables:
                 if live.status != "running":  # started through another process
                     self._catch_up(live)
                 live.clock.left_at[number] = now
+                self.looks.ask(live.id)
                 self.cluster.publish(live.id)
                 return
             live.seats[number] = (None, None)
@@ -617,6 +627,7 @@ class Tables:
                 s.commit()
             live.seats[number] = (user.id, None)
             live.clock.left_at[number] = None
+            self.looks.ask(live.id)
             note = f"{user.name} took seat {number} back from the bot"
             log.info("table %s: %s", live.id, note)
             # If the bot made no move meanwhile, its taking the seat is still to be logged.
@@ -672,6 +683,7 @@ class Tables:
             live.status = "running"
             live.clock.turn_since = table.turn_since
             live.state = live.game.setup(live.players, live.options, live.seed)
+            self.looks.ask(live.id)
         self._host_here([live.id])  # its bots and clocks: here, where it started
         self._table_changed(live)
         self._schedule_bot(live)
@@ -902,6 +914,7 @@ class Tables:
                 live.standing.pop()
                 live.log.append(entry)
                 live.rebuild()
+                self.looks.ask(live.id)
                 self._tell(live, entry)
             assert live.state is not None
             answer = outbound.undo_message(live.state, seat, expected, seat, last.number)
@@ -970,6 +983,7 @@ class Tables:
     def _remember(self, live: LiveTable, entry: Entry) -> None:
         live.log.append(entry)
         live.standing.append(entry)
+        self.looks.ask(live.id)  # another seat to move, its clock started
 
     # -- what a seat sees -------------------------------------------------------------
 
@@ -1000,11 +1014,7 @@ class Tables:
         table it listens to: `live`, or the table read anew if `live` left memory."""
         while True:
             if not live.gone:
-                with self.guard:  # a table read but not kept is kept from now on
-                    kept = self.live.get(live.id)
-                    if kept is None or kept.gone:
-                        self.live[live.id] = kept = live
-                live = kept
+                live = self._keep(live)  # a table read but not kept is kept from now on
             with live.lock:
                 if not live.gone:
                     live.listeners.append(listener)
@@ -1032,16 +1042,22 @@ class Tables:
 
     # -- clocks and leaving -------------------------------------------------------------
 
-    def check_clocks(self, now: datetime | None = None) -> None:
-        """Hand overdue seats of every running table, and seats nobody holds, to the
-        takeover bot."""
+    def check_clocks(self, now: datetime | None = None) -> int:
+        """Hand overdue seats, and seats nobody holds, to the takeover bot, and ask the bot
+        to move wherever it is a bot's turn: at the tables hosted here that changed since
+        the last look or whose clock may have run out (`Looks`), not at every table held.
+        Returns how many tables were looked at."""
         now = now or datetime.now(UTC)
+        asked, every_table = self.looks.due(now)
         with self.guard:
-            running = [
-                live
-                for live in self.live.values()
-                if live.status == "running" and self.cluster.hosts(live.id)
-            ]
+            if every_table:
+                asked.update(self.live)
+            found = [self.live.get(table_id) for table_id in asked]
+        running = [
+            live
+            for live in found
+            if live is not None and live.status == "running" and self.cluster.hosts(live.id)
+        ]
         for live in running:
             with live.lock:
                 to_move = live.state.to_move if live.state else None
@@ -1050,9 +1066,15 @@ class Tables:
                 for seat, reason in late.items():
                     if seat in people:
                         self._take_over(live, seat, reason)
+                        people.discard(seat)
                 for seat in _unplayable(live):  # a bot plays a seat nobody holds, at once
                     self._take_over(live, seat, "never came")
+                due = live.clock.due(to_move, people)
+            if due is not None:
+                # Not before the next tick: a moment just reached is overdue only after it.
+                self.looks.ask_at(live.id, max(due, now + timedelta(milliseconds=1)))
             self._schedule_bot(live)
+        return len(running)
 
     def give_seat_to_bot(self, table_id: int, seat: int, user_id: int, reason: str) -> bool:
         """The takeover bot plays the seat of a running game at once, as on a time-out, if
@@ -1124,6 +1146,7 @@ class Tables:
             with live.lock:
                 if live.bot_asked == expected:
                     live.bot_asked = None  # asked again at the next look if still its turn
+            self.looks.ask(live.id)
             self.forget_if_done(live)  # the bot's move may have ended the game
 
     def _think_and_play(self, live: LiveTable, seat: int, expected: int) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, func, select, update
 from meadow import games
 from meadow.core.rng import Rng
 from meadow.core.undo import why_not_undoable
-from meadow.server.cluster import LINE, Alone
+from meadow.server.cluster import FRESH, LINE, Alone
 from meadow.server.errors import ApiError
 from meadow.server.live import Listener, LiveTable
 from meadow.server.movelog import Line
@@ -476,3 +476,83 @@ def test_a_table_hosted_elsewhere_and_unwatched_is_let_go_at_its_news(hub: Table
         hub.unsubscribe(again, watcher)
 
     run_alone(watched_then_news())
+
+
+class Channels(HostedElsewhere):
+    """A cluster that records which tables the process says it holds."""
+
+    def __init__(self) -> None:
+        self.held: set[int] = set()
+
+    def hold(self, table_id: int) -> None:
+        self.held.add(table_id)
+
+    def let_go(self, table_id: int) -> None:
+        self.held.discard(table_id)
+
+
+def test_a_process_hears_exactly_the_tables_in_its_memory(hub: Tables):
+    """Issue 26: news of a table reaches a process only while it holds the table (or hosts
+    it), so the table map and the channels heard must never drift apart."""
+    hub.cluster = channels = Channels()
+    table_id = started_table(hub)
+    assert channels.held == {table_id}
+    hub.follow(table_id, LINE)  # hosted elsewhere, watched by nobody: let go
+    assert channels.held == set()
+    live = hub.get(table_id)
+
+    async def watched() -> None:
+        watcher = listening(live, 0)
+        hub.subscribe(live, watcher)
+        assert channels.held == {table_id}
+        hub.unsubscribe(live, watcher)
+
+    run_alone(watched())
+    hub.follow(table_id, LINE)
+    assert channels.held == set() and hub.watched(table_id) is None
+
+
+def test_a_table_that_begins_to_be_heard_reads_what_it_missed(hub: Tables, other: Tables):
+    """News published before a process heard the table's channel reached nobody there:
+    FRESH (the channel heard from now on) reads the log, and never lets the table go."""
+    hub.cluster = HostedElsewhere()
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    elsewhere = other.get(table_id)
+    assert elsewhere.state is not None and elsewhere.state.to_move is not None
+    seat, action = elsewhere.state.to_move, str(elsewhere.state.legal_actions()[0])
+    run_alone(other.play(elsewhere, seat, 1, action, None))
+    assert live.moves_made == 0  # its news was sent before this process heard the table
+    hub.follow(table_id, FRESH)
+    deadline = time.monotonic() + 10
+    while live.moves_made == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.moves_made == 1 and not live.gone
+
+
+def test_the_clocks_look_only_at_tables_that_changed_or_whose_time_is_up(hub: Tables):
+    """Issue 26: the clock's look, twice a second, went through every table held, whether
+    it moved or not; at 10,000 open tables that doubled the CPU of every move."""
+    quiet = [started_table(hub, str(n)) for n in range(20)]
+    with hub.db.write() as s:
+        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
+        s.add_all([host, guest])
+        s.commit()
+    clock = {"move_seconds": 10, "grace_seconds": 5}
+    timed = hub.create(host, "topiary", 2, {}, [None, None], "live", clock)
+    hub.join(timed, guest)
+    hub.start(timed, host)
+    start = hub.get(timed).clock.turn_since
+    assert hub.check_clocks(start) == 21  # every table new to memory, once
+    assert hub.check_clocks(start + timedelta(seconds=1)) == 0
+    moved = hub.get(quiet[3])
+    assert moved.state is not None and moved.state.to_move is not None
+    seat, action = moved.state.to_move, str(moved.state.legal_actions()[0])
+    hub.submit(quiet[3], seat, 1, action)
+    assert hub.check_clocks(start + timedelta(seconds=2)) == 1  # the table that moved
+    assert hub.check_clocks(start + timedelta(seconds=14)) == 0  # 10 s and the grace: not yet
+    assert hub.get(timed).seats[0][1] is None
+    assert hub.check_clocks(start + timedelta(seconds=16)) == 1
+    assert hub.get(timed).seats[0][1] == "easy"  # its person's time ran out
+    assert hub.check_clocks(start + timedelta(seconds=17)) <= 1  # the bot's think, if it ended
+    assert hub.check_clocks(start + timedelta(seconds=61)) == 21  # the minute's safety net

@@ -18,7 +18,7 @@ def test_a_move_published_on_the_news_channel_is_never_applied(pair: tuple[Serve
     table_id, host, guest = two_people(a, b)
     on_b = signed_in(b, host)
     state = on_b.table(table_id)["game_state"]
-    channel = f"{a.env['MEADOW_CLUSTER_NAME']}:news"
+    channel = f"{a.env['MEADOW_CLUSTER_NAME']}:table:{table_id}"
     forged_line = {
         "number": state["move"] + 1,
         "seat": state["to_move"],
@@ -76,7 +76,7 @@ def test_a_site_without_a_cluster_name_publishes_under_its_databases_id(tmp_path
         name = f"meadow-{site.site_id()}"
         site.dispose()
         listening = redis.Redis.from_url(REDIS).pubsub(ignore_subscribe_messages=True)
-        listening.subscribe(f"{name}:news")
+        listening.psubscribe(f"{name}:table:*")
         time.sleep(0.2)
         host = server.client().signup("site-host")
         body = {"game": "topiary", "players": 2, "seats": [None, "random"]}
