@@ -13,7 +13,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_MASK = _SPAN - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 MAX_SEED = _MASK
@@ -49,7 +50,7 @@ class Rng:
         """A uniform integer in 0..n-1 (rejection sampling, so no modulo bias)."""
         if n <= 0:
             raise ValueError(f"below({n}): n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - _SPAN % n
         while True:
             x = self.next_u64()
             if x < limit:
@@ -63,10 +64,24 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates)."""
+        """Shuffle in place (Fisher-Yates), each draw as `below` makes it: the same order
+        from the same state. `next_u64` and `below` are written out in the loop, since the
+        searches' determinizations shuffle every hidden pile at every iteration and two
+        Python calls per card were most of it."""
+        state = self._state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self._state = state
 
     def spawn(self) -> Rng:
         """An independent generator seeded from this one."""

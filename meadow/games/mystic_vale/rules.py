@@ -1108,16 +1108,16 @@ class MysticValeState(State):
 
     @staticmethod
     def final_points(druid: Druid) -> dict[str, int]:
-        abilities = 0
+        abilities = advancements = 0
         for slots in druid.cards:
-            for type_id in slots:
-                if type_id == "gaias_erwaehlte":
-                    abilities += gaias_erwaehlte(slots)
-                elif type_id == "sporenverteiler":
-                    abilities += sporenverteiler(druid.cards)
+            advancements += card_symbol(slots, "end_vp")
+            if "gaias_erwaehlte" in slots:
+                abilities += gaias_erwaehlte(slots) * slots.count("gaias_erwaehlte")
+            if "sporenverteiler" in slots:
+                abilities += sporenverteiler(druid.cards) * slots.count("sporenverteiler")
         return {
             "vp_tokens": druid.vp,
-            "advancements": sum(card_symbol(slots, "end_vp") for slots in druid.cards),
+            "advancements": advancements,
             "vales": sum(c.vales()[vid].end_vp for vid, _ in druid.vales),
             "abilities": abilities,
         }

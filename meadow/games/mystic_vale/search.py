@@ -87,12 +87,25 @@ def advancement_yield(copy: str) -> Yield:
 
 
 def deck_yield(druid: Druid, waiting: list[str]) -> Yield:
-    total = Yield()
-    for slots, band in zip(druid.cards, druid.band, strict=True):
-        total += card_yield(tuple(slots), band)
-    for copy in waiting:
-        total += advancement_yield(copy)
-    return total
+    yields = [
+        card_yield(tuple(slots), band) for slots, band in zip(druid.cards, druid.band, strict=True)
+    ]
+    yields += [advancement_yield(copy) for copy in waiting]
+    return total_yield(yields)
+
+
+def total_yield(yields: list[Yield]) -> Yield:
+    """The sum of the cards' yields, added in their order (as `Yield.__add__` would, so the
+    floats come out the same) without a `Yield` made per card: an evaluation sums 20 and
+    more of them for every druid."""
+    vp = mana = spirits = decay = growth = 0.0
+    for y in yields:
+        vp += y.vp
+        mana += y.mana
+        spirits += y.spirits
+        decay += y.decay
+        growth += y.growth
+    return Yield(vp, mana, spirits, decay, growth)
 
 
 def cards_per_turn(deck: Yield, vale_growth: float) -> float:
@@ -186,9 +199,7 @@ def laid_out(state: MysticValeState, seat: int, mana: float) -> float:
             return mana * state.mana_left() + SPIRIT_VP * sum(h.spirits.values())
         if state.phase not in ("plant", "reveal", "ability", "spoiling"):
             return 0.0
-    field = Yield()
-    for x in druid.field:
-        field += card_yield(tuple(druid.cards[x]), druid.band[x])
+    field = total_yield([card_yield(tuple(druid.cards[x]), druid.band[x]) for x in druid.field])
     return field.vp + mana * field.mana + SPIRIT_VP * field.spirits
 
 
