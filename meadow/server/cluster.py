@@ -27,7 +27,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
@@ -341,13 +341,13 @@ class RedisCluster:
         except Exception:
             log.warning("table %s: could not release its host; the next recount does", table_id)
 
-    def _host(self, table_ids: Iterable[int]) -> None:
+    def _host(self, table_ids: Collection[int]) -> None:
         """Host these tables (`leases` held), and hear their news."""
         with self.channels:
             self.hosted.update(table_ids)
             self.to_check.update(table_ids)
 
-    def _unhost(self, table_ids: Iterable[int]) -> None:
+    def _unhost(self, table_ids: Collection[int]) -> None:
         """Host these no more (`leases` held); their news is heard while they are held."""
         with self.channels:
             self.hosted.difference_update(table_ids)
