@@ -3,7 +3,7 @@
     python -m bench.server_load [--tables 50] [--seconds 20] [--game topiary]
                                 [--database-url URL] [--via socket|http] [--ahead N]
                                 [--processes N --redis-url URL]
-                                [--affinity none|table|first] [--open N]
+                                [--affinity none|table|first] [--open N] [--think MS]
 
 Starts `meadow serve` in its own process (SQLite in a temporary directory unless a database
 URL is given) and signs up two players per table. Before the clock starts, each pair of
@@ -29,6 +29,12 @@ it; `first`, every table to the first process, so the others only listen to the 
 (their CPU per move is that of a process that only listens). Tables are created through the
 host's own process (`POST /api/tables` names no table), joined and started through the
 table's. The CPU figure is the sum over the servers; each server's share is shown too.
+
+`--think MS`: each player waits MS milliseconds before each move, as a person thinks. Without
+it every table always has a move on its way, so the server is saturated and the latency is
+mostly the queue (with T tables the mean is about T over the moves per second); with it, the
+load is what T tables of players who think MS milliseconds offer, and the latency is that of
+a server at that load.
 
 `--open N` sets up N more tables before anything else, started and left running with no
 socket open (as turn-based games waiting for a move): the servers then hold that many open
@@ -175,6 +181,7 @@ async def play_tables(
     latencies: list[float],
     via: str,
     route: Route,
+    think: float,
 ) -> tuple[int, int, int]:
     """Two players at one table after another until `stop`: the tables of `ready` first,
     then tables set up as they are needed. Returns moves acknowledged, tables played and
@@ -190,7 +197,7 @@ async def play_tables(
         done = asyncio.Event()
         counts = await asyncio.gather(
             *(
-                seat_loop(p, ws, first, url, stop, latencies, done, via)
+                seat_loop(p, ws, first, url, stop, latencies, done, via, think)
                 for p, ws, first, url in zip(
                     players,
                     table.sockets,
@@ -219,6 +226,7 @@ async def seat_loop(
     latencies: list[float],
     done: asyncio.Event,
     via: str,
+    think: float,
 ) -> int:
     acked = 0
     # By move number: a seat whose turn goes on sends its next move on the news of its
@@ -245,6 +253,8 @@ async def seat_loop(
         if not message.get("legal"):
             continue
         body = {"move": message["move"] + 1, "action": message["legal"][0]}
+        if think:
+            await asyncio.sleep(think)
         started = time.perf_counter()
         if via == "socket":
             sent[body["move"]] = started
@@ -321,7 +331,9 @@ async def run(args: argparse.Namespace) -> None:
         # need: about 80 games a second in all, 3,400 moves of Topiary), so that the run
         # measures moves; their cost is measured here, apart.
         ahead = args.ahead
-        if ahead is None:
+        if ahead is None and args.think:  # a table's game lasts some 41 moves of `--think`
+            ahead = math.ceil(args.seconds / (41 * args.think / 1000)) + 2
+        elif ahead is None:
             ahead = math.ceil(args.seconds * 80 / args.tables) + 2
         cpu_before = sum(cpu_seconds(server.pid) for server in servers)
         ready = await asyncio.gather(
@@ -340,7 +352,9 @@ async def run(args: argparse.Namespace) -> None:
         stop = started + args.seconds
         counts = await asyncio.gather(
             *(
-                play_tables(p, pair, args.game, r, stop, latencies, args.via, route)
+                play_tables(
+                    p, pair, args.game, r, stop, latencies, args.via, route, args.think / 1000
+                )
                 for (p, pair), r in zip(pairs, ready, strict=True)
             )
         )
@@ -367,6 +381,7 @@ async def run(args: argparse.Namespace) -> None:
         f"Python {platform.python_version()}, {args.tables} tables of {args.game}, "
         f"{args.seconds:g} s, {store}, moves via {args.via}, {args.processes} process(es)"
         + (f", affinity {args.affinity}" if args.processes > 1 else "")
+        + (f", {args.think:g} ms to think before each move" if args.think else "")
     )
     print(
         f"server CPU {cpu / elapsed:.2f} cores, load generator {own / elapsed:.2f} cores "
@@ -420,6 +435,12 @@ def main() -> None:
         "1: every later table is set up during the run, as a lobby would)",
     )
     parser.add_argument("--via", choices=("socket", "http"), default="socket")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="milliseconds each player waits before each move (0: none, the server saturated)",
+    )
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument(
