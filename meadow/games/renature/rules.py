@@ -31,6 +31,7 @@ from meadow.games.renature.actions import (
     SkipPlant,
 )
 from meadow.games.renature.board import Board
+from meadow.games.renature.brook import Brook, Layout, layout
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.scoring import (
     NEUTRAL,
@@ -45,27 +46,8 @@ BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplante
 VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
 
 
-@cache
-def _any_animal() -> frozenset[int]:
-    return frozenset(animal.index for animal in c.animals())
-
-
 _place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
 _place_plant = cache(PlacePlant)
-
-# A frontier space: the animals beside it, and its free brook neighbours.
-Frontier = tuple[frozenset[int], tuple[int, ...]]
-
-
-@cache
-@cache
-def _fitting(beside: frozenset[int], joker: int) -> frozenset[int]:
-    """The animals a domino half may show beside `beside`: every animal there must match,
-    the joker matching all. None beside (or only jokers): any; two different: the joker."""
-    others = beside - {joker}
-    if not others:
-        return _any_animal()
-    return frozenset((*others, joker) if len(others) == 1 else (joker,))
 
 
 def supply_key(plant: str, neutral: bool) -> str:
@@ -112,7 +94,7 @@ class RenatureState(State):
 
     __slots__ = (
         "_areas",
-        "_frontier_map",
+        "_brook",
         "_legal",
         "animal_at",
         "area_id",
@@ -184,14 +166,14 @@ class RenatureState(State):
         self.last_domino = last_domino  # the cells of the domino placed this turn
         self._legal: list[Action] | None = None
         self._areas: dict[str, list[int]] | None = None
-        self._frontier_map: dict[int, Frontier] | None = None  # see _frontier
+        self._brook: Brook | None = None  # see _brook_now
 
     def forget_derived(self) -> None:
-        """Drop what is worked out from the board (legal actions, areas, frontier), for
+        """Drop what is worked out from the board (legal actions, areas, brook masks), for
         tools and tests that lay pieces directly instead of through `apply`."""
         self._legal = None
         self._areas = None
-        self._frontier_map = None
+        self._brook = None
 
     @property
     def valley(self) -> bool:
@@ -285,62 +267,36 @@ class RenatureState(State):
     def _matches(self, a: int, b: int) -> bool:
         return a == b or a == self.joker or b == self.joker
 
-    def _frontier(self) -> dict[int, Frontier]:
-        """Free brook spaces where a domino half is anchored (start spaces and spaces beside
-        an animal), each with the animals beside it and its free brook neighbours. Worked
-        out once, then kept up to date as dominoes and mushrooms go down."""
-        if self._frontier_map is None:
-            free = self._free_brook
-            cells = {x for x in self.board.start if free(x)}
-            neighbours = self.board.neighbours
-            for x, animal in enumerate(self.animal_at):
-                if animal >= 0:
-                    cells.update(n for n in neighbours[x] if free(n))
-            self._frontier_map = {x: self._frontier_entry(x) for x in cells}
-        return self._frontier_map
-
-    def _frontier_entry(self, cell: int) -> Frontier:
-        neighbours = self.board.neighbours[cell]
-        beside = frozenset(self.animal_at[n] for n in neighbours if self.animal_at[n] >= 0)
-        return beside, tuple(n for n in neighbours if self._free_brook(n))
+    def _brook_now(self) -> Brook:
+        """The free brook and the pairs a domino may cover: worked out once, then kept up to
+        date as dominoes and mushrooms go down."""
+        if self._brook is None:
+            self._brook = Brook.build(
+                layout(self.board), self.animal_at, self.domino_at, self.area_id
+            )
+        return self._brook
 
     def _cover(self, cells: tuple[int, ...]) -> None:
-        """Keep the frontier up to date when `cells` stop being free brook: only they and
-        their neighbours change."""
-        frontier = self._frontier_map
-        if frontier is None:
-            return
-        for x in cells:
-            frontier.pop(x, None)
-        neighbours = self.board.neighbours
-        for n in {n for x in cells for n in neighbours[x] if self._free_brook(n)}:
-            entry = self._frontier_entry(n)
-            if entry[0] or n in self.board.start:
-                frontier[n] = entry
+        if self._brook is not None:
+            self._brook.cover(cells, self.animal_at)
 
     def _domino_placements(self, seat: Seat) -> list[Action]:
-        # A legal domino has a half on the frontier (a start space or beside an animal), so
-        # only pairs touching it are tried. Each frontier space admits the one animal beside
-        # it (or any, if none), the joker always; two different animals beside it leave only
-        # the joker. Spaces off the frontier touch no animal and admit any.
-        frontier = self._frontier()
-        fitting = {x: _fitting(beside, self.joker) for x, (beside, _) in frontier.items()}
-        pairs = {(x, y) if x < y else (y, x) for x, (_, free) in frontier.items() for y in free}
-        names = self.board.names
-        candidates = [
-            (names[x], names[y], fitting.get(x, _any_animal()), fitting.get(y, _any_animal()))
-            for x, y in sorted(pairs)
-        ]
+        # A legal domino has a half on the frontier (a start space or beside an animal); the
+        # brook keeps those pairs, split by the animals beside each half, so a domino costs a
+        # few mask operations and one step per placement, not one per pair.
+        brook = self._brook_now()
+        joker = self.joker
+        admitting: dict[int, tuple[int, int]] = {}
         actions: list[Action] = []
         for d in sorted(seat.hand):
-            domino = c.dominoes()[d]
-            a, b = domino.animals
-            turned = not domino.double  # a double reads the same either way round
-            for x, y, fit_x, fit_y in candidates:
-                if a in fit_x and b in fit_y:
-                    actions.append(_place_domino(domino.id, x, y))
-                if turned and b in fit_x and a in fit_y:
-                    actions.append(_place_domino(domino.id, y, x))
+            a, b = c.dominoes()[d].animals
+            if a not in admitting:
+                admitting[a] = brook.admitting(a, joker)
+            if b not in admitting:
+                admitting[b] = brook.admitting(b, joker)
+            forward = admitting[a][0] & admitting[b][1]
+            turned = 0 if a == b else admitting[b][0] & admitting[a][1]  # a double reads the same
+            _placements_of(brook.layout, d, forward, turned, actions)
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -698,8 +654,8 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
-        if self._frontier_map is not None:
-            copy._frontier_map = dict(self._frontier_map)
+        if self._brook is not None:
+            copy._brook = self._brook.copy()
         return copy
 
     def to_json(self) -> dict[str, JSON]:
@@ -796,6 +752,34 @@ class RenatureState(State):
         )
 
     _parse = staticmethod(notation.parse)
+
+
+def _placements_of(
+    layout: Layout, d: int, forward: int, turned: int, actions: list[Action]
+) -> None:
+    """Append domino `d`'s placements on the pairs of `forward` (its first animal on a pair's
+    first space) and of `turned` (the other way round), in the order of the pairs."""
+    made = layout.placements
+    base = d * len(layout.pair_cells)
+    both = forward | turned
+    while both:
+        low = both & -both
+        both ^= low
+        key = (base + low.bit_length() - 1) * 2
+        if forward & low:
+            actions.append(made.get(key) or _new_placement(layout, key))
+        if turned & low:
+            actions.append(made.get(key + 1) or _new_placement(layout, key + 1))
+
+
+def _new_placement(layout: Layout, key: int) -> Action:
+    """The placement `key` stands for in `layout.placements`, made and kept there."""
+    d, pair = divmod(key // 2, len(layout.pair_cells))
+    first, second = layout.pair_names[pair]
+    if key % 2:
+        first, second = second, first
+    action = layout.placements[key] = _place_domino(c.dominoes()[d].id, first, second)
+    return action
 
 
 def setup(

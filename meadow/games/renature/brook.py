@@ -1,0 +1,187 @@
+"""Renature's brook as bit masks, for the legal list's sake.
+
+Two kinds of masks, both Python ints: over the board's cells (bit `cell`) and over its
+brook pairs (bit `pair`: two orthogonally adjacent brook spaces, numbered in the order of
+their cells, so that walking a mask's bits upwards gives the pairs sorted). A `Layout` holds
+what a board fixes; a `Brook` what dominoes and mushrooms change, kept up to date as they go
+down instead of worked out again for each legal list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meadow.core.actions import Action
+from meadow.games.renature.board import Board
+
+
+class Layout:
+    """One board's brook pairs and the masks that find them, worked out once per board."""
+
+    __slots__ = (
+        "as_first",
+        "as_second",
+        "board",
+        "brook",
+        "neighbours",
+        "pair_cells",
+        "pair_names",
+        "placements",
+        "start",
+        "touching",
+    )
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        brook = board.brook_cells()
+        is_brook = set(brook)
+        self.pair_cells: tuple[tuple[int, int], ...] = tuple(
+            (x, y) for x in brook for y in sorted(board.neighbours[x]) if y > x and y in is_brook
+        )
+        names = board.names
+        self.pair_names: tuple[tuple[str, str], ...] = tuple(
+            (names[x], names[y]) for x, y in self.pair_cells
+        )
+        size = len(board.area_of)
+        first, second = [0] * size, [0] * size
+        for pair, (x, y) in enumerate(self.pair_cells):
+            first[x] |= 1 << pair
+            second[y] |= 1 << pair
+        # A cell's pairs split by its half: a domino's first animal may fit one and not the other.
+        self.as_first: tuple[int, ...] = tuple(first)
+        self.as_second: tuple[int, ...] = tuple(second)
+        self.touching: tuple[int, ...] = tuple(f | s for f, s in zip(first, second, strict=True))
+        self.neighbours: tuple[int, ...] = tuple(
+            _mask(board.neighbours[cell]) for cell in range(size)
+        )
+        self.brook = _mask(brook)
+        self.start = _mask(board.start)
+        # (domino * pairs + pair) * 2 + turned -> its PlaceDomino, made on first use
+        self.placements: dict[int, Action] = {}
+
+
+_LAYOUTS: dict[int, Layout] = {}
+
+
+def layout(board: Board) -> Layout:
+    """The board's layout, made on first use (boards live as long as the process)."""
+    found = _LAYOUTS.get(id(board))
+    if found is None or found.board is not board:
+        found = _LAYOUTS[id(board)] = Layout(board)
+    return found
+
+
+def _mask(cells: Sequence[int] | frozenset[int] | set[int]) -> int:
+    found = 0
+    for cell in cells:
+        found |= 1 << cell
+    return found
+
+
+class Brook:
+    """The free brook and the pairs a domino may cover now.
+
+    `pairs`: the candidate pairs (both halves free brook, one of them on the frontier: a start
+    space or beside an animal). `first` and `second` map the animals beside a space (a mask
+    of animal bits) to the pairs whose first or second half that space is: which animals a half
+    admits depends only on them and the joker, and the joker changes without a board change.
+    """
+
+    __slots__ = ("first", "free", "layout", "open_pairs", "pairs", "second")
+
+    def __init__(
+        self,
+        layout: Layout,
+        free: int,
+        open_pairs: int,
+        pairs: int,
+        first: dict[int, int],
+        second: dict[int, int],
+    ) -> None:
+        self.layout = layout
+        self.free = free
+        self.open_pairs = open_pairs  # both halves free brook, frontier or not
+        self.pairs = pairs
+        self.first = first
+        self.second = second
+
+    @classmethod
+    def build(
+        cls,
+        layout: Layout,
+        animal_at: Sequence[int],
+        domino_at: Sequence[int],
+        area_id: Sequence[str | None],
+    ) -> Brook:
+        """Work the brook out from the board as it lies."""
+        board = layout.board
+        free_cells = [x for x in board.brook_cells() if area_id[x] is None and domino_at[x] < 0]
+        free = _mask(free_cells)
+        taken = 0
+        for x in range(len(area_id)):
+            if not free >> x & 1:
+                taken |= layout.touching[x]
+        open_pairs = _mask(range(len(layout.pair_cells))) & ~taken
+        brook = cls(layout, free, open_pairs, 0, {}, {})
+        for x in free_cells:
+            beside = brook.beside(x, animal_at, ())
+            brook._file(x, beside)
+            if beside or layout.start >> x & 1:
+                brook.pairs |= layout.touching[x] & open_pairs
+        return brook
+
+    def copy(self) -> Brook:
+        return Brook(
+            self.layout, self.free, self.open_pairs, self.pairs, dict(self.first), dict(self.second)
+        )
+
+    def beside(self, cell: int, animal_at: Sequence[int], skip: tuple[int, ...]) -> int:
+        """The animals on the spaces beside `cell` (but those in `skip`), as a mask."""
+        found = 0
+        for n in self.layout.board.neighbours[cell]:
+            if animal_at[n] >= 0 and n not in skip:
+                found |= 1 << animal_at[n]
+        return found
+
+    def _file(self, cell: int, beside: int) -> None:
+        layout = self.layout
+        self.first[beside] = self.first.get(beside, 0) | layout.as_first[cell]
+        self.second[beside] = self.second.get(beside, 0) | layout.as_second[cell]
+
+    def _unfile(self, cell: int, beside: int) -> None:
+        layout = self.layout
+        self.first[beside] &= ~layout.as_first[cell]
+        self.second[beside] &= ~layout.as_second[cell]
+
+    def cover(self, cells: tuple[int, ...], animal_at: Sequence[int]) -> None:
+        """`cells` stop being free brook (a domino, whose animals already lie in `animal_at`,
+        or a mushroom): only they and the spaces beside them change."""
+        layout = self.layout
+        for x in cells:
+            self.free &= ~(1 << x)
+            self.open_pairs &= ~layout.touching[x]
+            self.pairs &= ~layout.touching[x]
+        neighbours = layout.board.neighbours
+        free = self.free
+        for n in {n for x in cells for n in neighbours[x] if free >> n & 1}:
+            now = self.beside(n, animal_at, ())
+            before = self.beside(n, animal_at, cells)
+            if now != before:
+                self._unfile(n, before)
+                self._file(n, now)
+            if now:
+                self.pairs |= layout.touching[n] & self.open_pairs
+
+    def admitting(self, animal: int, joker: int) -> tuple[int, int]:
+        """The candidate pairs whose first half, and those whose second half, may show
+        `animal`: every animal beside that half must match it, the joker matching all."""
+        if animal == joker:
+            return self.pairs, self.pairs
+        keys = (0, 1 << animal, 1 << joker, 1 << animal | 1 << joker)
+        first, second = self.first.get, self.second.get
+        return (
+            self.pairs
+            & (first(keys[0], 0) | first(keys[1], 0) | first(keys[2], 0) | first(keys[3], 0)),
+            self.pairs
+            & (second(keys[0], 0) | second(keys[1], 0) | second(keys[2], 0) | second(keys[3], 0)),
+        )
