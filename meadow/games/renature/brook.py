@@ -23,12 +23,16 @@ class Layout:
         "as_second",
         "board",
         "brook",
+        "east",
+        "empty",
         "neighbours",
         "pair_cells",
         "pair_names",
         "placements",
         "start",
         "touching",
+        "west",
+        "width",
     )
 
     def __init__(self, board: Board) -> None:
@@ -56,6 +60,11 @@ class Layout:
         )
         self.brook = _mask(brook)
         self.start = _mask(board.start)
+        self.width = board.width
+        # The first and the last column: a shift by one must not wrap a row into the next.
+        self.west = _mask(range(0, size, board.width))
+        self.east = _mask(range(board.width - 1, size, board.width))
+        self.empty: Brook | None = None  # the brook at set-up, copied for each new game
         # (domino * pairs + pair) * 2 + turned -> its PlaceDomino, made on first use
         self.placements: dict[int, Action] = {}
 
@@ -129,6 +138,26 @@ class Brook:
             if beside or layout.start >> x & 1:
                 brook.pairs |= layout.touching[x] & open_pairs
         return brook
+
+    @classmethod
+    def at_setup(cls, layout: Layout) -> Brook:
+        """The brook of a board nothing lies on yet."""
+        if layout.empty is None:
+            board = layout.board
+            size = len(board.area_of)
+            layout.empty = cls.build(layout, [-1] * size, [-1] * size, board.area_of)
+        return layout.empty.copy()
+
+    def live(self) -> int:
+        """The free brook spaces a domino can still reach: those with free brook beside."""
+        free, layout = self.free, self.layout
+        beside_free = (
+            (free << 1 & ~layout.west)
+            | (free >> 1 & ~layout.east)
+            | free << layout.width
+            | free >> layout.width
+        )
+        return free & beside_free
 
     def copy(self) -> Brook:
         return Brook(

@@ -93,6 +93,7 @@ class RenatureState(State):
     """The board with its dominoes, plants, clouds and tokens, and every player."""
 
     __slots__ = (
+        "_area_brook",
         "_areas",
         "_brook",
         "_legal",
@@ -166,6 +167,7 @@ class RenatureState(State):
         self.last_domino = last_domino  # the cells of the domino placed this turn
         self._legal: list[Action] | None = None
         self._areas: dict[str, list[int]] | None = None
+        self._area_brook: dict[str, int] | None = None  # see area_brook
         self._brook: Brook | None = None  # see _brook_now
 
     def forget_derived(self) -> None:
@@ -173,6 +175,7 @@ class RenatureState(State):
         tools and tests that lay pieces directly instead of through `apply`."""
         self._legal = None
         self._areas = None
+        self._area_brook = None
         self._brook = None
 
     @property
@@ -215,32 +218,35 @@ class RenatureState(State):
             self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
         )
 
+    def area_brook(self) -> dict[str, int]:
+        """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""
+        if self._area_brook is None:
+            neighbours = self.board.neighbours
+            found = {}
+            for area, cells in self.areas().items():
+                mask = 0
+                for n in {n for x in cells for n in neighbours[x] if self.area_id[n] is None}:
+                    mask |= 1 << n
+                found[area] = mask
+            self._area_brook = found
+        return self._area_brook
+
     def _free_brook(self, cell: int) -> bool:
         return self.area_id[cell] is None and self.domino_at[cell] < 0
 
-    def _isolated(self, cell: int) -> bool:
-        """A brook space no domino can ever reach: covered, or no free brook beside it."""
-        if self.domino_at[cell] >= 0:
-            return True
-        return not any(self._free_brook(n) for n in self.board.neighbours[cell])
-
     def closed(self, area: str) -> bool:
-        """Every brook space beside the area is covered or isolated (seed 001, step C 2)."""
-        for cell in self.areas()[area]:
-            for n in self.board.neighbours[cell]:
-                if self.area_id[n] is None and not self._isolated(n):
-                    return False
-        return True
+        """Every brook space beside the area is covered or isolated (no free brook beside it:
+        no domino can ever reach it), seed 001, step C 2."""
+        return not self.area_brook()[area] & self._brook_now().live()
 
     def irrelevant_animals(self) -> list[int]:
         """Cells whose animal no domino can ever be placed beside."""
+        live = self._brook_now().live()
+        neighbours = layout(self.board).neighbours
         return [
             cell
-            for cell in self.board.cells
-            if self.animal_at[cell] >= 0
-            and not any(
-                self._free_brook(n) and not self._isolated(n) for n in self.board.neighbours[cell]
-            )
+            for cell, animal in enumerate(self.animal_at)
+            if animal >= 0 and not neighbours[cell] & live
         ]
 
     # -- contract ---------------------------------------------------------------------
@@ -436,6 +442,7 @@ class RenatureState(State):
         self._cover((cell,))
         self.mushrooms_left -= 1
         self._areas = None
+        self._area_brook = None
         public: dict[str, JSON] = {
             "cell": self.board.name_of(cell),
             "area": new_id,
@@ -509,25 +516,17 @@ class RenatureState(State):
     def _score_closed_areas(self, seat_no: int) -> list[Event]:
         if self.last_domino is None:  # a discard: the board is as the last scoring left it
             return []
-        events = []
-        for area in self._areas_near(self.last_domino):
-            if area in self.tokens_on and self.closed(area):
-                events.append(self._score_area(area, taker=seat_no, category="areas"))
-        return events
-
-    def _areas_near(self, domino: tuple[int, int]) -> list[str]:
-        """Areas whose closing a domino can decide: those beside the spaces it covers or the
-        brook it isolates (nothing else changed)."""
-        neighbours = self.board.neighbours
-        changed = set(domino)  # covered, and the brook beside it that is now isolated
-        changed.update(
-            n
-            for x in domino
-            for n in neighbours[x]
-            if self.area_id[n] is None and self._isolated(n)
-        )
-        found = {self.area_id[n] for x in changed for n in neighbours[x]} - {None}
-        return [area for area in self.tokens_on if area in found]
+        # Only areas beside what the domino covered or isolated can have closed now.
+        live = self._brook_now().live()
+        neighbours = layout(self.board).neighbours
+        first, second = self.last_domino
+        changed = 1 << first | 1 << second | (neighbours[first] | neighbours[second]) & ~live
+        area_brook = self.area_brook()
+        return [
+            self._score_area(area, taker=seat_no, category="areas")
+            for area in list(self.tokens_on)
+            if area_brook[area] & changed and not area_brook[area] & live
+        ]
 
     def _score_area(self, area: str, taker: int | None, category: str) -> Event:
         token = self.tokens_on.pop(area)
@@ -654,6 +653,7 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
+        copy._area_brook = self._area_brook
         if self._brook is not None:
             copy._brook = self._brook.copy()
         return copy
@@ -816,7 +816,7 @@ def setup(
             pool.remove(token)
             tokens_on[area] = token
         box_tokens = sorted(pool)
-    return RenatureState(
+    state = RenatureState(
         players=players,
         options=options,
         rng=rng,
@@ -838,3 +838,5 @@ def setup(
         last_domino=None,
         board=board,
     )
+    state._brook = Brook.at_setup(layout(board))  # nothing lies there yet: no need to look
+    return state
