@@ -1,8 +1,11 @@
 """Renature's brook as bit masks, for the legal list's sake.
 
 Two kinds of masks, both Python ints: over the board's cells (bit `cell`) and over its
-brook pairs (bit `pair`: two orthogonally adjacent brook spaces, numbered in the order of
-their cells, so that walking a mask's bits upwards gives the pairs sorted). A `Layout` holds
+brook pairs (bit `2 * pair`: two orthogonally adjacent brook spaces, numbered in the order
+of their cells, so that walking a mask's bits upwards gives the pairs sorted). The odd bit
+after a pair's stands for it turned round (the domino's first animal on its second space):
+a domino's placements are one mask, `forward | turned << 1`, whose bits index its row of
+actions in the legal list's order. A `Layout` holds
 what a board fixes; a `Brook` what dominoes and mushrooms change, kept up to date as they go
 down instead of worked out again for each legal list.
 """
@@ -13,6 +16,8 @@ from collections.abc import Sequence
 
 from meadow.core.actions import Action
 from meadow.games.renature.board import Board
+
+DOMINOES = 55
 
 
 class Layout:
@@ -49,8 +54,8 @@ class Layout:
         size = len(board.area_of)
         first, second = [0] * size, [0] * size
         for pair, (x, y) in enumerate(self.pair_cells):
-            first[x] |= 1 << pair
-            second[y] |= 1 << pair
+            first[x] |= 1 << 2 * pair
+            second[y] |= 1 << 2 * pair
         # A cell's pairs split by its half: a domino's first animal may fit one and not the other.
         self.as_first: tuple[int, ...] = tuple(first)
         self.as_second: tuple[int, ...] = tuple(second)
@@ -65,8 +70,8 @@ class Layout:
         self.west = _mask(range(0, size, board.width))
         self.east = _mask(range(board.width - 1, size, board.width))
         self.empty: Brook | None = None  # the brook at set-up, copied for each new game
-        # (domino * pairs + pair) * 2 + turned -> its PlaceDomino, made on first use
-        self.placements: dict[int, Action] = {}
+        # Per domino, made on its first use: its placement on each pair, then turned round.
+        self.placements: list[tuple[Action, ...] | None] = [None] * DOMINOES
 
 
 _LAYOUTS: dict[int, Layout] = {}
@@ -130,7 +135,7 @@ class Brook:
         for x in range(len(area_id)):
             if not free >> x & 1:
                 taken |= layout.touching[x]
-        open_pairs = _mask(range(len(layout.pair_cells))) & ~taken
+        open_pairs = _mask(range(0, 2 * len(layout.pair_cells), 2)) & ~taken
         brook = cls(layout, free, open_pairs, 0, {}, {})
         for x in free_cells:
             beside = brook.beside(x, animal_at, ())
@@ -201,16 +206,23 @@ class Brook:
             if now:
                 self.pairs |= layout.touching[n] & self.open_pairs
 
-    def admitting(self, animal: int, joker: int) -> tuple[int, int]:
-        """The candidate pairs whose first half, and those whose second half, may show
-        `animal`: every animal beside that half must match it, the joker matching all."""
-        if animal == joker:
-            return self.pairs, self.pairs
-        keys = (0, 1 << animal, 1 << joker, 1 << animal | 1 << joker)
+    def admitting(self, animals: set[int], joker: int) -> dict[int, tuple[int, int]]:
+        """Per animal: the candidate pairs whose first half, and those whose second half, may
+        show it. Every animal beside a half must match, the joker matching all: a half admits
+        an animal other than the joker if the animals beside it are among the two of them."""
+        pairs = self.pairs
         first, second = self.first.get, self.second.get
-        return (
-            self.pairs
-            & (first(keys[0], 0) | first(keys[1], 0) | first(keys[2], 0) | first(keys[3], 0)),
-            self.pairs
-            & (second(keys[0], 0) | second(keys[1], 0) | second(keys[2], 0) | second(keys[3], 0)),
-        )
+        j = 1 << joker
+        first_any = pairs & (first(0, 0) | first(j, 0))
+        second_any = pairs & (second(0, 0) | second(j, 0))
+        found = {}
+        for animal in animals:
+            if animal == joker:
+                found[animal] = (pairs, pairs)
+                continue
+            a = 1 << animal
+            found[animal] = (
+                first_any | pairs & (first(a, 0) | first(a | j, 0)),
+                second_any | pairs & (second(a, 0) | second(a | j, 0)),
+            )
+        return found

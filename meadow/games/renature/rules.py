@@ -291,18 +291,16 @@ class RenatureState(State):
         # brook keeps those pairs, split by the animals beside each half, so a domino costs a
         # few mask operations and one step per placement, not one per pair.
         brook = self._brook_now()
-        joker = self.joker
-        admitting: dict[int, tuple[int, int]] = {}
+        dominoes = c.dominoes()
+        hand = sorted(seat.hand)
+        animals = {animal for d in hand for animal in dominoes[d].animals}
+        admitting = brook.admitting(animals, self.joker)
         actions: list[Action] = []
-        for d in sorted(seat.hand):
-            a, b = c.dominoes()[d].animals
-            if a not in admitting:
-                admitting[a] = brook.admitting(a, joker)
-            if b not in admitting:
-                admitting[b] = brook.admitting(b, joker)
+        for d in hand:
+            a, b = dominoes[d].animals
             forward = admitting[a][0] & admitting[b][1]
             turned = 0 if a == b else admitting[b][0] & admitting[a][1]  # a double reads the same
-            _placements_of(brook.layout, d, forward, turned, actions)
+            actions += _placements(brook.layout, d, forward | turned << 1)
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -754,32 +752,28 @@ class RenatureState(State):
     _parse = staticmethod(notation.parse)
 
 
-def _placements_of(
-    layout: Layout, d: int, forward: int, turned: int, actions: list[Action]
-) -> None:
-    """Append domino `d`'s placements on the pairs of `forward` (its first animal on a pair's
-    first space) and of `turned` (the other way round), in the order of the pairs."""
-    made = layout.placements
-    base = d * len(layout.pair_cells)
-    both = forward | turned
-    while both:
-        low = both & -both
-        both ^= low
-        key = (base + low.bit_length() - 1) * 2
-        if forward & low:
-            actions.append(made.get(key) or _new_placement(layout, key))
-        if turned & low:
-            actions.append(made.get(key + 1) or _new_placement(layout, key + 1))
+def _placements(layout: Layout, d: int, mask: int) -> list[Action]:
+    """Domino `d`'s placements in `mask` (brook.py: a pair's bit, the one after it turned
+    round), in the order of the pairs."""
+    row = layout.placements[d] or _placement_row(layout, d)
+    found = []
+    while mask:  # from the top down: the highest bit is the cheapest to find
+        i = mask.bit_length() - 1
+        mask ^= 1 << i
+        found.append(row[i])
+    found.reverse()
+    return found
 
 
-def _new_placement(layout: Layout, key: int) -> Action:
-    """The placement `key` stands for in `layout.placements`, made and kept there."""
-    d, pair = divmod(key // 2, len(layout.pair_cells))
-    first, second = layout.pair_names[pair]
-    if key % 2:
-        first, second = second, first
-    action = layout.placements[key] = _place_domino(c.dominoes()[d].id, first, second)
-    return action
+def _placement_row(layout: Layout, d: int) -> tuple[Action, ...]:
+    domino = c.dominoes()[d].id
+    row = tuple(
+        _place_domino(domino, *names)
+        for first, second in layout.pair_names
+        for names in ((first, second), (second, first))
+    )
+    layout.placements[d] = row
+    return row
 
 
 def setup(
