@@ -7,6 +7,7 @@ points the rules leave open are marked "Open point" and listed in docs/renature.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -48,6 +49,15 @@ VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
 
 _place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
 _place_plant = cache(PlacePlant)
+_place_mushroom = cache(PlaceMushroom)
+_return_plant = cache(ReturnPlant)
+_discard = cache(DiscardDomino)
+SKIP_MUSHROOM, SKIP_PLANT, END_TURN, EXTRA_TURN = (
+    SkipMushroom(),
+    SkipPlant(),
+    EndTurn(),
+    ExtraTurn(),
+)
 
 
 def supply_key(plant: str, neutral: bool) -> str:
@@ -57,6 +67,19 @@ def supply_key(plant: str, neutral: bool) -> str:
 
 SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES)
 _SUPPLY = tuple((supply_key(p, n), p, n) for n in (False, True) for p in c.PLANT_TYPES)
+# A plant on the board, (value, neutral or not) -> its player-board space.
+_SUPPLY_OF = {(c.PLANT_VALUE[p], n): supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES}
+
+
+@cache
+def _plant_row(cell: str) -> tuple[Action, ...]:
+    """Every plant on `cell`, in the order of `_SUPPLY`."""
+    return tuple(_place_plant(plant, neutral, cell) for _, plant, neutral in _SUPPLY)
+
+
+@cache
+def _joker_changes(joker: int) -> tuple[Action, ...]:
+    return tuple(ChangeJoker(a.name) for a in c.animals() if a.index != joker)
 
 
 @dataclass(slots=True)
@@ -97,6 +120,7 @@ class RenatureState(State):
         "_areas",
         "_brook",
         "_legal",
+        "_plants",
         "animal_at",
         "area_id",
         "board",
@@ -169,6 +193,7 @@ class RenatureState(State):
         self._areas: dict[str, list[int]] | None = None
         self._area_brook: dict[str, int] | None = None  # see area_brook
         self._brook: Brook | None = None  # see _brook_now
+        self._plants: list[int] | None = None  # see _planted
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the board (legal actions, areas, brook masks), for
@@ -177,6 +202,7 @@ class RenatureState(State):
         self._areas = None
         self._area_brook = None
         self._brook = None
+        self._plants = None
 
     @property
     def valley(self) -> bool:
@@ -256,19 +282,21 @@ class RenatureState(State):
         seat = self.seats[self.seat]
         if self.phase == MUSHROOM:
             cells = self.mushroom_cells()
-            return [PlaceMushroom(self.board.name_of(x)) for x in cells] + [SkipMushroom()]
+            return [_place_mushroom(self.board.name_of(x)) for x in cells] + [SKIP_MUSHROOM]
         actions: list[Action] = []
         if self.phase == DOMINO:
-            actions += self._domino_placements(seat)
-            actions += [DiscardDomino(c.dominoes()[d].id) for d in sorted(seat.hand)]
+            actions = self._domino_placements(seat)
+            actions += [_discard(c.dominoes()[d].id) for d in sorted(seat.hand)]
         elif self.phase == PLANT:
-            actions += self._plantings(seat)
-            actions.append(SkipPlant())
+            actions = self._plantings(seat)
+            actions.append(SKIP_PLANT)
         elif self.phase == END:
-            actions.append(EndTurn())
+            actions = [END_TURN]
             if seat.clouds >= c.EXTRA_TURN_COST and seat.hand:
-                actions.append(ExtraTurn())
-        return actions + self._cloud_actions(seat)
+                actions.append(EXTRA_TURN)
+        if seat.clouds:  # every cloud action costs clouds
+            actions += self._cloud_actions(seat)
+        return actions
 
     def _matches(self, a: int, b: int) -> bool:
         return a == b or a == self.joker or b == self.joker
@@ -329,29 +357,38 @@ class RenatureState(State):
         return sorted(cells)
 
     def _plantings(self, seat: Seat) -> list[Action]:
-        names = [self.board.names[x] for x in self.plant_cells()]
+        rows = [_plant_row(self.board.names[x]) for x in self.plant_cells()]
         actions: list[Action] = []
-        for key, plant, neutral in _SUPPLY:
+        for i, (key, _, _) in enumerate(_SUPPLY):
             if seat.supply[key] > 0:
-                actions += [_place_plant(plant, neutral, name) for name in names]
+                actions += [row[i] for row in rows]
         return actions
 
     def _cloud_actions(self, seat: Seat) -> list[Action]:
         actions: list[Action] = []
         if seat.clouds >= c.JOKER_COST:
-            actions += [ChangeJoker(a.name) for a in c.animals() if a.index != self.joker]
-        actions += [ReturnPlant(self.board.name_of(x)) for x in self._returnable(seat)]
+            actions += _joker_changes(self.joker)
+        names = self.board.names
+        actions += [_return_plant(names[x]) for x in self._returnable(seat)]
         return actions
+
+    def _planted(self) -> list[int]:
+        """The cells holding a plant, in order: worked out once, then kept up to date."""
+        if self._plants is None:
+            self._plants = [x for x, plant in enumerate(self.plant_at) if plant is not None]
+        return self._plants
 
     def _returnable(self, seat: Seat) -> list[int]:
         if not seat.clouds:  # every plant costs at least one cloud
             return []
         cells = []
-        for x, plant in enumerate(self.plant_at):
-            if plant is None or plant[1] not in (NEUTRAL, self.seat):
+        plant_at, mine = self.plant_at, self.seat
+        for x in self._planted():
+            value, colour = plant_at[x]  # type: ignore[misc]
+            if colour not in (NEUTRAL, mine) or value > seat.clouds:
                 continue
-            key = supply_key(c.PLANT_TYPES[plant[0] - 1], plant[1] == NEUTRAL)
-            if plant[0] <= seat.clouds and seat.supply[key] < seat.capacity[key]:
+            key = _SUPPLY_OF[value, colour == NEUTRAL]
+            if seat.supply[key] < seat.capacity[key]:
                 cells.append(x)
         return cells
 
@@ -465,6 +502,8 @@ class RenatureState(State):
         others = [self.plant_at[x][0] for x in self.areas()[area] if self.plant_at[x] is not None]  # type: ignore[index]
         colour = NEUTRAL if action.neutral else seat_no
         self.plant_at[cell] = (value, colour)
+        if self._plants is not None:
+            insort(self._plants, cell)
         points = plant_points(value, others)
         seat.points["plants"] += points
         public: dict[str, JSON] = {
@@ -486,6 +525,8 @@ class RenatureState(State):
         seat.clouds -= plant[0]
         seat.supply[supply_key(name, plant[1] == NEUTRAL)] += 1
         self.plant_at[cell] = None
+        if self._plants is not None:
+            self._plants.remove(cell)
         public: dict[str, JSON] = {"cell": self.board.name_of(cell), "plant": name}
         public["neutral"] = plant[1] == NEUTRAL
         return [Event("return_plant", seat_no, public)]
@@ -654,6 +695,8 @@ class RenatureState(State):
         copy._area_brook = self._area_brook
         if self._brook is not None:
             copy._brook = self._brook.copy()
+        if self._plants is not None:
+            copy._plants = self._plants[:]
         return copy
 
     def to_json(self) -> dict[str, JSON]:
