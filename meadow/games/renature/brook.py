@@ -138,7 +138,7 @@ class Brook:
         open_pairs = _mask(range(0, 2 * len(layout.pair_cells), 2)) & ~taken
         brook = cls(layout, free, open_pairs, 0, {}, {})
         for x in free_cells:
-            beside = brook.beside(x, animal_at, ())
+            beside = brook.beside(x, animal_at)
             brook._file(x, beside)
             if beside or layout.start >> x & 1:
                 brook.pairs |= layout.touching[x] & open_pairs
@@ -169,11 +169,11 @@ class Brook:
             self.layout, self.free, self.open_pairs, self.pairs, dict(self.first), dict(self.second)
         )
 
-    def beside(self, cell: int, animal_at: Sequence[int], skip: tuple[int, ...]) -> int:
-        """The animals on the spaces beside `cell` (but those in `skip`), as a mask."""
+    def beside(self, cell: int, animal_at: Sequence[int]) -> int:
+        """The animals on the spaces beside `cell`, as a mask."""
         found = 0
         for n in self.layout.board.neighbours[cell]:
-            if animal_at[n] >= 0 and n not in skip:
+            if animal_at[n] >= 0:
                 found |= 1 << animal_at[n]
         return found
 
@@ -190,21 +190,36 @@ class Brook:
     def cover(self, cells: tuple[int, ...], animal_at: Sequence[int]) -> None:
         """`cells` stop being free brook (a domino, whose animals already lie in `animal_at`,
         or a mushroom): only they and the spaces beside them change."""
-        layout = self.layout
+        touching = self.layout.touching
+        taken = 0
         for x in cells:
             self.free &= ~(1 << x)
-            self.open_pairs &= ~layout.touching[x]
-            self.pairs &= ~layout.touching[x]
-        neighbours = layout.board.neighbours
+            taken |= touching[x]
+        self.open_pairs &= ~taken
+        self.pairs &= ~taken
+        if animal_at[cells[0]] < 0:
+            return  # a mushroom: no animal came beside anything, no space joins the frontier
+        neighbours = self.layout.board.neighbours
         free = self.free
-        for n in {n for x in cells for n in neighbours[x] if free >> n & 1}:
-            now = self.beside(n, animal_at, ())
-            before = self.beside(n, animal_at, cells)
-            if now != before:
-                self._unfile(n, before)
-                self._file(n, now)
-            if now:
-                self.pairs |= layout.touching[n] & self.open_pairs
+        for x in cells:  # a domino's two spaces share no neighbour: each is seen once
+            for n in neighbours[x]:
+                if free >> n & 1:
+                    self._animals_came(n, cells, animal_at)
+
+    def _animals_came(self, cell: int, cells: tuple[int, ...], animal_at: Sequence[int]) -> None:
+        """The free space `cell` has the animals just laid on `cells` beside it now: it is on
+        the frontier, and its halves may admit fewer animals."""
+        now = before = 0
+        for n in self.layout.board.neighbours[cell]:
+            animal = animal_at[n]
+            if animal >= 0:
+                now |= 1 << animal
+                if n not in cells:
+                    before |= 1 << animal
+        if now != before:
+            self._unfile(cell, before)
+            self._file(cell, now)
+        self.pairs |= self.layout.touching[cell] & self.open_pairs
 
     def admitting(self, animals: set[int], joker: int) -> dict[int, tuple[int, int]]:
         """Per animal: the candidate pairs whose first half, and those whose second half, may

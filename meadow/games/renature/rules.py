@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -69,6 +69,33 @@ SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYP
 _SUPPLY = tuple((supply_key(p, n), p, n) for n in (False, True) for p in c.PLANT_TYPES)
 # A plant on the board, (value, neutral or not) -> its player-board space.
 _SUPPLY_OF = {(c.PLANT_VALUE[p], n): supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES}
+
+
+# Every game on a board starts with the same areas, and the Valley's mushrooms join them
+# alike in many games: shared (never changed in place), the last few kept.
+@lru_cache(maxsize=256)
+def _areas_of(area_id: tuple[str | None, ...]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for cell, area in enumerate(area_id):
+        if area is not None:
+            found.setdefault(area, []).append(cell)
+    return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=256)
+def _area_brook_of(layout: Layout, area_id: tuple[str | None, ...]) -> dict[str, int]:
+    neighbours = layout.neighbours
+    brook = 0
+    for cell, area in enumerate(area_id):
+        if area is None:
+            brook |= 1 << cell
+    found = {}
+    for area, cells in _areas_of(area_id).items():
+        beside = 0
+        for x in cells:
+            beside |= neighbours[x]
+        found[area] = beside & brook
+    return found
 
 
 @cache
@@ -217,11 +244,7 @@ class RenatureState(State):
     def areas(self) -> dict[str, list[int]]:
         """Area id -> its spaces (Valley areas grow and join through mushrooms)."""
         if self._areas is None:
-            found: dict[str, list[int]] = {}
-            for cell, area in enumerate(self.area_id):
-                if area is not None:
-                    found.setdefault(area, []).append(cell)
-            self._areas = dict(sorted(found.items()))
+            self._areas = _areas_of(tuple(self.area_id))
         return self._areas
 
     def totals(self, area: str) -> dict[int, int]:
@@ -247,14 +270,7 @@ class RenatureState(State):
     def area_brook(self) -> dict[str, int]:
         """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""
         if self._area_brook is None:
-            neighbours = self.board.neighbours
-            found = {}
-            for area, cells in self.areas().items():
-                mask = 0
-                for n in {n for x in cells for n in neighbours[x] if self.area_id[n] is None}:
-                    mask |= 1 << n
-                found[area] = mask
-            self._area_brook = found
+            self._area_brook = _area_brook_of(layout(self.board), tuple(self.area_id))
         return self._area_brook
 
     def _free_brook(self, cell: int) -> bool:
