@@ -28,11 +28,13 @@ class Layout:
         "as_second",
         "board",
         "brook",
+        "cell_named",
         "east",
         "empty",
         "neighbours",
         "pair_cells",
         "pair_names",
+        "placed",
         "placements",
         "start",
         "touching",
@@ -72,6 +74,10 @@ class Layout:
         self.empty: Brook | None = None  # the brook at set-up, copied for each new game
         # Per domino, made on its first use: its placement on each pair, then turned round.
         self.placements: list[tuple[Action, ...] | None] = [None] * DOMINOES
+        # id() of each placement above -> (domino, first cell, second cell), so that applying
+        # one reads no names; they live as long as the layout, so their ids stay theirs.
+        self.placed: dict[int, tuple[int, int, int]] = {}
+        self.cell_named = {name: cell for cell, name in enumerate(names)}
 
 
 _LAYOUTS: dict[int, Layout] = {}

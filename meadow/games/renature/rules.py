@@ -146,6 +146,7 @@ class RenatureState(State):
         "_area_brook",
         "_areas",
         "_brook",
+        "_layout",
         "_legal",
         "_plants",
         "animal_at",
@@ -220,6 +221,7 @@ class RenatureState(State):
         self._areas: dict[str, list[int]] | None = None
         self._area_brook: dict[str, int] | None = None  # see area_brook
         self._brook: Brook | None = None  # see _brook_now
+        self._layout = layout(self.board)
         self._plants: list[int] | None = None  # see _planted
 
     def forget_derived(self) -> None:
@@ -270,7 +272,7 @@ class RenatureState(State):
     def area_brook(self) -> dict[str, int]:
         """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""
         if self._area_brook is None:
-            self._area_brook = _area_brook_of(layout(self.board), tuple(self.area_id))
+            self._area_brook = _area_brook_of(self._layout, tuple(self.area_id))
         return self._area_brook
 
     def _free_brook(self, cell: int) -> bool:
@@ -284,7 +286,7 @@ class RenatureState(State):
     def irrelevant_animals(self) -> list[int]:
         """Cells whose animal no domino can ever be placed beside."""
         live = self._brook_now().live()
-        neighbours = layout(self.board).neighbours
+        neighbours = self._layout.neighbours
         return [
             cell
             for cell, animal in enumerate(self.animal_at)
@@ -321,9 +323,7 @@ class RenatureState(State):
         """The free brook and the pairs a domino may cover: worked out once, then kept up to
         date as dominoes and mushrooms go down."""
         if self._brook is None:
-            self._brook = Brook.build(
-                layout(self.board), self.animal_at, self.domino_at, self.area_id
-            )
+            self._brook = Brook.build(self._layout, self.animal_at, self.domino_at, self.area_id)
         return self._brook
 
     def _cover(self, cells: tuple[int, ...]) -> None:
@@ -445,8 +445,10 @@ class RenatureState(State):
         return self._end_turn(seat_no)
 
     def _cell(self, name: str) -> int:
-        cell = self.board.cell_at(name)
-        assert cell is not None
+        cell = self._layout.cell_named.get(name)
+        if cell is None:  # a name the engine did not write (" C4 "): the board reads it
+            cell = self.board.cell_at(name)
+            assert cell is not None
         return cell
 
     def _take_clouds(self, seat: Seat, cell: int) -> int:
@@ -458,21 +460,27 @@ class RenatureState(State):
         return taken
 
     def _apply_domino(self, seat_no: int, seat: Seat, action: PlaceDomino) -> list[Event]:
-        d = c.domino_index()[action.domino]
-        first, second = self._cell(action.first), self._cell(action.second)
+        placed = self._layout.placed.get(id(action))
+        if placed is None:  # not one of the legal list's own objects, an equal one
+            placed = (
+                c.domino_index()[action.domino],
+                self._cell(action.first),
+                self._cell(action.second),
+            )
+        d, first, second = placed
         seat.hand.remove(d)
         animals = c.dominoes()[d].animals
+        self.animal_at[first], self.animal_at[second] = animals
+        self.domino_at[first] = self.domino_at[second] = d
         clouds = 0
-        for cell, animal in ((first, animals[0]), (second, animals[1])):
-            self.animal_at[cell] = animal
-            self.domino_at[cell] = d
-            clouds += self._take_clouds(seat, cell)
+        if first in self.board_clouds or second in self.board_clouds:
+            clouds = self._take_clouds(seat, first) + self._take_clouds(seat, second)
         self.last_domino = (first, second)
         self._cover(self.last_domino)
         public: dict[str, JSON] = {
             "domino": action.domino,
             "cells": [action.first, action.second],
-            "animals": [c.animals()[a].name for a in animals],
+            "animals": list(_animal_names(d)),
         }
         if clouds:
             public["clouds"] = clouds
@@ -573,7 +581,7 @@ class RenatureState(State):
             return []
         # Only areas beside what the domino covered or isolated can have closed now.
         live = self._brook_now().live()
-        neighbours = layout(self.board).neighbours
+        neighbours = self._layout.neighbours
         first, second = self.last_domino
         changed = 1 << first | 1 << second | (neighbours[first] | neighbours[second]) & ~live
         area_brook = self.area_brook()
@@ -826,13 +834,21 @@ def _placements(layout: Layout, d: int, mask: int) -> list[Action]:
 
 def _placement_row(layout: Layout, d: int) -> tuple[Action, ...]:
     domino = c.dominoes()[d].id
-    row = tuple(
-        _place_domino(domino, *names)
-        for first, second in layout.pair_names
-        for names in ((first, second), (second, first))
-    )
-    layout.placements[d] = row
-    return row
+    row = []
+    for (first, second), (x, y) in zip(layout.pair_names, layout.pair_cells, strict=True):
+        for action, cells in (
+            (_place_domino(domino, first, second), (x, y)),
+            (_place_domino(domino, second, first), (y, x)),
+        ):
+            layout.placed[id(action)] = (d, *cells)
+            row.append(action)
+    layout.placements[d] = tuple(row)
+    return layout.placements[d]
+
+
+@cache
+def _animal_names(d: int) -> tuple[str, ...]:
+    return tuple(c.animals()[a].name for a in c.dominoes()[d].animals)
 
 
 def setup(
