@@ -593,9 +593,9 @@ class RenatureState(State):
 
     def _score_area(self, area: str, taker: int | None, category: str) -> Event:
         token = self.tokens_on.pop(area)
-        points = area_points(
-            self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
-        )
+        face = c.area_tokens()[token]
+        totals = self.totals(area)
+        points = area_points(totals, face.main, face.minor) if totals else {}  # no plant: none
         for seat_no, p in points.items():
             self.seats[seat_no].points[category] += p
         private: dict[int, dict[str, JSON]] = {}
@@ -604,11 +604,11 @@ class RenatureState(State):
         else:
             self.seats[taker].collected.append(token)
             self.scored.append(area)
-            private[taker] = {"back": c.area_tokens()[token].back}
+            private[taker] = {"back": face.back}
         public: dict[str, JSON] = {
             "area": area,
-            "main": c.area_tokens()[token].main,
-            "minor": c.area_tokens()[token].minor,
+            "main": face.main,
+            "minor": face.minor,
             "points": {str(s): p for s, p in points.items()},
             "taker": taker,
         }
@@ -824,11 +824,10 @@ def _placements(layout: Layout, d: int, mask: int) -> list[Action]:
     round), in the order of the pairs."""
     row = layout.placements[d] or _placement_row(layout, d)
     found = []
-    while mask:  # from the top down: the highest bit is the cheapest to find
-        i = mask.bit_length() - 1
-        mask ^= 1 << i
-        found.append(row[i])
-    found.reverse()
+    while mask:
+        low = mask & -mask
+        found.append(row[low.bit_length() - 1])
+        mask ^= low
     return found
 
 
