@@ -188,11 +188,6 @@ class Brook:
         self.first[beside] = self.first.get(beside, 0) | layout.as_first[cell]
         self.second[beside] = self.second.get(beside, 0) | layout.as_second[cell]
 
-    def _unfile(self, cell: int, beside: int) -> None:
-        layout = self.layout
-        self.first[beside] &= ~layout.as_first[cell]
-        self.second[beside] &= ~layout.as_second[cell]
-
     def cover(self, cells: tuple[int, ...], animal_at: Sequence[int]) -> None:
         """`cells` stop being free brook (a domino, whose animals already lie in `animal_at`,
         or a mushroom): only they and the spaces beside them change."""
@@ -222,10 +217,14 @@ class Brook:
                 now |= 1 << animal
                 if n not in cells:
                     before |= 1 << animal
+        layout = self.layout
         if now != before:
-            self._unfile(cell, before)
-            self._file(cell, now)
-        self.pairs |= self.layout.touching[cell] & self.open_pairs
+            as_first, as_second = layout.as_first[cell], layout.as_second[cell]
+            self.first[before] &= ~as_first
+            self.second[before] &= ~as_second
+            self.first[now] = self.first.get(now, 0) | as_first
+            self.second[now] = self.second.get(now, 0) | as_second
+        self.pairs |= layout.touching[cell] & self.open_pairs
 
     def admitting(self, animals: set[int], joker: int) -> dict[int, tuple[int, int]]:
         """Per animal: the candidate pairs whose first half, and those whose second half, may

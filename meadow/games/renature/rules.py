@@ -51,7 +51,6 @@ _place_domino = cache(PlaceDomino)  # actions are immutable values: build each o
 _place_plant = cache(PlacePlant)
 _place_mushroom = cache(PlaceMushroom)
 _return_plant = cache(ReturnPlant)
-_discard = cache(DiscardDomino)
 SKIP_MUSHROOM, SKIP_PLANT, END_TURN, EXTRA_TURN = (
     SkipMushroom(),
     SkipPlant(),
@@ -102,6 +101,11 @@ def _area_brook_of(layout: Layout, area_id: tuple[str | None, ...]) -> dict[str,
 def _plant_row(cell: str) -> tuple[Action, ...]:
     """Every plant on `cell`, in the order of `_SUPPLY`."""
     return tuple(_place_plant(plant, neutral, cell) for _, plant, neutral in _SUPPLY)
+
+
+@cache
+def _discard(d: int) -> Action:
+    return DiscardDomino(c.dominoes()[d].id)
 
 
 @cache
@@ -304,7 +308,7 @@ class RenatureState(State):
         actions: list[Action] = []
         if self.phase == DOMINO:
             actions = self._domino_placements(seat)
-            actions += [_discard(c.dominoes()[d].id) for d in sorted(seat.hand)]
+            actions += [_discard(d) for d in sorted(seat.hand)]
         elif self.phase == PLANT:
             actions = self._plantings(seat)
             actions.append(SKIP_PLANT)
@@ -373,11 +377,15 @@ class RenatureState(State):
         return sorted(cells)
 
     def _plantings(self, seat: Seat) -> list[Action]:
-        rows = [_plant_row(self.board.names[x]) for x in self.plant_cells()]
+        names = self.board.names
+        # Per plant, its actions on each space: the rows of the spaces' tables, turned round.
+        by_plant = list(zip(*(_plant_row(names[x]) for x in self.plant_cells()), strict=True))
         actions: list[Action] = []
-        for i, (key, _, _) in enumerate(_SUPPLY):
+        if not by_plant:
+            return actions
+        for (key, _, _), plants in zip(_SUPPLY, by_plant, strict=True):
             if seat.supply[key] > 0:
-                actions += [row[i] for row in rows]
+                actions += plants
         return actions
 
     def _cloud_actions(self, seat: Seat) -> list[Action]:
