@@ -422,8 +422,10 @@ class RenatureState(State):
         seat_no = self.seat
         assert seat_no is not None
         seat = self.seats[seat_no]
-        if isinstance(action, PlaceDomino):
+        if isinstance(action, PlaceDomino):  # the most common decisions first
             return self._apply_domino(seat_no, seat, action)
+        if isinstance(action, PlacePlant):
+            return self._apply_plant(seat_no, seat, action)
         if isinstance(action, DiscardDomino):
             d = c.domino_index()[action.domino]
             seat.hand.remove(d)
@@ -434,8 +436,6 @@ class RenatureState(State):
             return self._apply_mushroom(seat_no, self._cell(action.cell))
         if isinstance(action, SkipMushroom):
             return self._to_plant_phase(seat_no)
-        if isinstance(action, PlacePlant):
-            return self._apply_plant(seat_no, seat, action)
         if isinstance(action, SkipPlant):
             return self._finish_steps(seat_no)
         if isinstance(action, ChangeJoker):
