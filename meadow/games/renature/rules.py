@@ -348,7 +348,7 @@ class RenatureState(State):
             a, b = dominoes[d].animals
             forward = admitting[a][0] & admitting[b][1]
             turned = 0 if a == b else admitting[b][0] & admitting[a][1]  # a double reads the same
-            actions += _placements(brook.layout, d, forward | turned << 1)
+            _placements(brook.layout, d, forward | turned << 1, actions)
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -827,16 +827,15 @@ class RenatureState(State):
     _parse = staticmethod(notation.parse)
 
 
-def _placements(layout: Layout, d: int, mask: int) -> list[Action]:
-    """Domino `d`'s placements in `mask` (brook.py: a pair's bit, the one after it turned
-    round), in the order of the pairs."""
+def _placements(layout: Layout, d: int, mask: int, actions: list[Action]) -> None:
+    """Append domino `d`'s placements in `mask` (brook.py: a pair's bit, the one after it
+    turned round), in the order of the pairs."""
     row = layout.placements[d] or _placement_row(layout, d)
-    found = []
+    append = actions.append
     while mask:
         low = mask & -mask
-        found.append(row[low.bit_length() - 1])
+        append(row[low.bit_length() - 1])
         mask ^= low
-    return found
 
 
 def _placement_row(layout: Layout, d: int) -> tuple[Action, ...]:
