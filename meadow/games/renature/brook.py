@@ -5,9 +5,9 @@ brook pairs (bit `2 * pair`: two orthogonally adjacent brook spaces, numbered in
 of their cells, so that walking a mask's bits upwards gives the pairs sorted). The odd bit
 after a pair's stands for it turned round (the domino's first animal on its second space):
 a domino's placements are one mask, `forward | turned << 1`, whose bits index its row of
-actions in the legal list's order. A `Layout` holds
-what a board fixes; a `Brook` what dominoes and mushrooms change, kept up to date as they go
-down instead of worked out again for each legal list.
+actions in the legal list's order. A `Layout` holds what a board fixes; a `Brook` what
+dominoes and mushrooms change, kept up to date as they go down instead of worked out again
+for each legal list.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from meadow.core.actions import Action
+from meadow.games.renature import components as c
 from meadow.games.renature.board import Board
-
-DOMINOES = 55
 
 
 class Layout:
@@ -27,7 +26,6 @@ class Layout:
         "as_first",
         "as_second",
         "board",
-        "brook",
         "cell_named",
         "east",
         "empty",
@@ -65,7 +63,6 @@ class Layout:
         self.neighbours: tuple[int, ...] = tuple(
             _mask(board.neighbours[cell]) for cell in range(size)
         )
-        self.brook = _mask(brook)
         self.start = _mask(board.start)
         self.width = board.width
         # The first and the last column: a shift by one must not wrap a row into the next.
@@ -73,7 +70,7 @@ class Layout:
         self.east = _mask(range(board.width - 1, size, board.width))
         self.empty: Brook | None = None  # the brook at set-up, copied for each new game
         # Per domino, made on its first use: its placement on each pair, then turned round.
-        self.placements: list[tuple[Action, ...] | None] = [None] * DOMINOES
+        self.placements: list[tuple[Action, ...] | None] = [None] * len(c.dominoes())
         # id() of each placement above -> (domino, first cell, second cell), so that applying
         # one reads no names; they live as long as the layout, so their ids stay theirs.
         self.placed: dict[int, tuple[int, int, int]] = {}
