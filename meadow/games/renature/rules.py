@@ -7,9 +7,10 @@ points the rules leave open are marked "Open point" and listed in docs/renature.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
@@ -31,6 +32,7 @@ from meadow.games.renature.actions import (
     SkipPlant,
 )
 from meadow.games.renature.board import Board
+from meadow.games.renature.brook import Brook, Layout, layout
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.scoring import (
     NEUTRAL,
@@ -45,27 +47,16 @@ BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplante
 VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
 
 
-@cache
-def _any_animal() -> frozenset[int]:
-    return frozenset(animal.index for animal in c.animals())
-
-
 _place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
 _place_plant = cache(PlacePlant)
-
-# A frontier space: the animals beside it, and its free brook neighbours.
-Frontier = tuple[frozenset[int], tuple[int, ...]]
-
-
-@cache
-@cache
-def _fitting(beside: frozenset[int], joker: int) -> frozenset[int]:
-    """The animals a domino half may show beside `beside`: every animal there must match,
-    the joker matching all. None beside (or only jokers): any; two different: the joker."""
-    others = beside - {joker}
-    if not others:
-        return _any_animal()
-    return frozenset((*others, joker) if len(others) == 1 else (joker,))
+_place_mushroom = cache(PlaceMushroom)
+_return_plant = cache(ReturnPlant)
+SKIP_MUSHROOM, SKIP_PLANT, END_TURN, EXTRA_TURN = (
+    SkipMushroom(),
+    SkipPlant(),
+    EndTurn(),
+    ExtraTurn(),
+)
 
 
 def supply_key(plant: str, neutral: bool) -> str:
@@ -75,6 +66,51 @@ def supply_key(plant: str, neutral: bool) -> str:
 
 SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES)
 _SUPPLY = tuple((supply_key(p, n), p, n) for n in (False, True) for p in c.PLANT_TYPES)
+# A plant on the board, (value, neutral or not) -> its player-board space.
+_SUPPLY_OF = {(c.PLANT_VALUE[p], n): supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES}
+
+
+# Every game on a board starts with the same areas, and the Valley's mushrooms join them
+# alike in many games: shared (never changed in place), the last few kept.
+@lru_cache(maxsize=256)
+def _areas_of(area_id: tuple[str | None, ...]) -> dict[str, list[int]]:
+    found: dict[str, list[int]] = {}
+    for cell, area in enumerate(area_id):
+        if area is not None:
+            found.setdefault(area, []).append(cell)
+    return dict(sorted(found.items()))
+
+
+@lru_cache(maxsize=256)
+def _area_brook_of(layout: Layout, area_id: tuple[str | None, ...]) -> dict[str, int]:
+    neighbours = layout.neighbours
+    brook = 0
+    for cell, area in enumerate(area_id):
+        if area is None:
+            brook |= 1 << cell
+    found = {}
+    for area, cells in _areas_of(area_id).items():
+        beside = 0
+        for x in cells:
+            beside |= neighbours[x]
+        found[area] = beside & brook
+    return found
+
+
+@cache
+def _plant_row(cell: str) -> tuple[Action, ...]:
+    """Every plant on `cell`, in the order of `_SUPPLY`."""
+    return tuple(_place_plant(plant, neutral, cell) for _, plant, neutral in _SUPPLY)
+
+
+@cache
+def _discard(d: int) -> Action:
+    return DiscardDomino(c.dominoes()[d].id)
+
+
+@cache
+def _joker_changes(joker: int) -> tuple[Action, ...]:
+    return tuple(ChangeJoker(a.name) for a in c.animals() if a.index != joker)
 
 
 @dataclass(slots=True)
@@ -111,9 +147,12 @@ class RenatureState(State):
     """The board with its dominoes, plants, clouds and tokens, and every player."""
 
     __slots__ = (
+        "_area_brook",
         "_areas",
-        "_frontier_map",
+        "_brook",
+        "_layout",
         "_legal",
+        "_plants",
         "animal_at",
         "area_id",
         "board",
@@ -184,14 +223,19 @@ class RenatureState(State):
         self.last_domino = last_domino  # the cells of the domino placed this turn
         self._legal: list[Action] | None = None
         self._areas: dict[str, list[int]] | None = None
-        self._frontier_map: dict[int, Frontier] | None = None  # see _frontier
+        self._area_brook: dict[str, int] | None = None  # see area_brook
+        self._brook: Brook | None = None  # see _brook_now
+        self._layout = layout(self.board)
+        self._plants: list[int] | None = None  # see _planted
 
     def forget_derived(self) -> None:
-        """Drop what is worked out from the board (legal actions, areas, frontier), for
+        """Drop what is worked out from the board (legal actions, areas, brook masks), for
         tools and tests that lay pieces directly instead of through `apply`."""
         self._legal = None
         self._areas = None
-        self._frontier_map = None
+        self._area_brook = None
+        self._brook = None
+        self._plants = None
 
     @property
     def valley(self) -> bool:
@@ -206,11 +250,7 @@ class RenatureState(State):
     def areas(self) -> dict[str, list[int]]:
         """Area id -> its spaces (Valley areas grow and join through mushrooms)."""
         if self._areas is None:
-            found: dict[str, list[int]] = {}
-            for cell, area in enumerate(self.area_id):
-                if area is not None:
-                    found.setdefault(area, []).append(cell)
-            self._areas = dict(sorted(found.items()))
+            self._areas = _areas_of(tuple(self.area_id))
         return self._areas
 
     def totals(self, area: str) -> dict[int, int]:
@@ -233,32 +273,28 @@ class RenatureState(State):
             self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
         )
 
+    def area_brook(self) -> dict[str, int]:
+        """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""
+        if self._area_brook is None:
+            self._area_brook = _area_brook_of(self._layout, tuple(self.area_id))
+        return self._area_brook
+
     def _free_brook(self, cell: int) -> bool:
         return self.area_id[cell] is None and self.domino_at[cell] < 0
 
-    def _isolated(self, cell: int) -> bool:
-        """A brook space no domino can ever reach: covered, or no free brook beside it."""
-        if self.domino_at[cell] >= 0:
-            return True
-        return not any(self._free_brook(n) for n in self.board.neighbours[cell])
-
     def closed(self, area: str) -> bool:
-        """Every brook space beside the area is covered or isolated (seed 001, step C 2)."""
-        for cell in self.areas()[area]:
-            for n in self.board.neighbours[cell]:
-                if self.area_id[n] is None and not self._isolated(n):
-                    return False
-        return True
+        """Every brook space beside the area is covered or isolated (no free brook beside it:
+        no domino can ever reach it), seed 001, step C 2."""
+        return not self.area_brook()[area] & self._brook_now().live()
 
     def irrelevant_animals(self) -> list[int]:
         """Cells whose animal no domino can ever be placed beside."""
+        live = self._brook_now().live()
+        neighbours = self._layout.neighbours
         return [
             cell
-            for cell in self.board.cells
-            if self.animal_at[cell] >= 0
-            and not any(
-                self._free_brook(n) and not self._isolated(n) for n in self.board.neighbours[cell]
-            )
+            for cell, animal in enumerate(self.animal_at)
+            if animal >= 0 and not neighbours[cell] & live
         ]
 
     # -- contract ---------------------------------------------------------------------
@@ -268,79 +304,51 @@ class RenatureState(State):
         seat = self.seats[self.seat]
         if self.phase == MUSHROOM:
             cells = self.mushroom_cells()
-            return [PlaceMushroom(self.board.name_of(x)) for x in cells] + [SkipMushroom()]
+            return [_place_mushroom(self.board.name_of(x)) for x in cells] + [SKIP_MUSHROOM]
         actions: list[Action] = []
         if self.phase == DOMINO:
-            actions += self._domino_placements(seat)
-            actions += [DiscardDomino(c.dominoes()[d].id) for d in sorted(seat.hand)]
+            actions = self._domino_placements(seat)
+            actions += [_discard(d) for d in sorted(seat.hand)]
         elif self.phase == PLANT:
-            actions += self._plantings(seat)
-            actions.append(SkipPlant())
+            actions = self._plantings(seat)
+            actions.append(SKIP_PLANT)
         elif self.phase == END:
-            actions.append(EndTurn())
+            actions = [END_TURN]
             if seat.clouds >= c.EXTRA_TURN_COST and seat.hand:
-                actions.append(ExtraTurn())
-        return actions + self._cloud_actions(seat)
+                actions.append(EXTRA_TURN)
+        if seat.clouds:  # every cloud action costs clouds
+            actions += self._cloud_actions(seat)
+        return actions
 
     def _matches(self, a: int, b: int) -> bool:
         return a == b or a == self.joker or b == self.joker
 
-    def _frontier(self) -> dict[int, Frontier]:
-        """Free brook spaces where a domino half is anchored (start spaces and spaces beside
-        an animal), each with the animals beside it and its free brook neighbours. Worked
-        out once, then kept up to date as dominoes and mushrooms go down."""
-        if self._frontier_map is None:
-            free = self._free_brook
-            cells = {x for x in self.board.start if free(x)}
-            neighbours = self.board.neighbours
-            for x, animal in enumerate(self.animal_at):
-                if animal >= 0:
-                    cells.update(n for n in neighbours[x] if free(n))
-            self._frontier_map = {x: self._frontier_entry(x) for x in cells}
-        return self._frontier_map
-
-    def _frontier_entry(self, cell: int) -> Frontier:
-        neighbours = self.board.neighbours[cell]
-        beside = frozenset(self.animal_at[n] for n in neighbours if self.animal_at[n] >= 0)
-        return beside, tuple(n for n in neighbours if self._free_brook(n))
+    def _brook_now(self) -> Brook:
+        """The free brook and the pairs a domino may cover: worked out once, then kept up to
+        date as dominoes and mushrooms go down."""
+        if self._brook is None:
+            self._brook = Brook.build(self._layout, self.animal_at, self.domino_at, self.area_id)
+        return self._brook
 
     def _cover(self, cells: tuple[int, ...]) -> None:
-        """Keep the frontier up to date when `cells` stop being free brook: only they and
-        their neighbours change."""
-        frontier = self._frontier_map
-        if frontier is None:
-            return
-        for x in cells:
-            frontier.pop(x, None)
-        neighbours = self.board.neighbours
-        for n in {n for x in cells for n in neighbours[x] if self._free_brook(n)}:
-            entry = self._frontier_entry(n)
-            if entry[0] or n in self.board.start:
-                frontier[n] = entry
+        if self._brook is not None:
+            self._brook.cover(cells, self.animal_at)
 
     def _domino_placements(self, seat: Seat) -> list[Action]:
-        # A legal domino has a half on the frontier (a start space or beside an animal), so
-        # only pairs touching it are tried. Each frontier space admits the one animal beside
-        # it (or any, if none), the joker always; two different animals beside it leave only
-        # the joker. Spaces off the frontier touch no animal and admit any.
-        frontier = self._frontier()
-        fitting = {x: _fitting(beside, self.joker) for x, (beside, _) in frontier.items()}
-        pairs = {(x, y) if x < y else (y, x) for x, (_, free) in frontier.items() for y in free}
-        names = self.board.names
-        candidates = [
-            (names[x], names[y], fitting.get(x, _any_animal()), fitting.get(y, _any_animal()))
-            for x, y in sorted(pairs)
-        ]
+        # A legal domino has a half on the frontier (a start space or beside an animal); the
+        # brook keeps those pairs, split by the animals beside each half, so a domino costs a
+        # few mask operations and one step per placement, not one per pair.
+        brook = self._brook_now()
+        dominoes = c.dominoes()
+        hand = sorted(seat.hand)
+        animals = {animal for d in hand for animal in dominoes[d].animals}
+        admitting = brook.admitting(animals, self.joker)
         actions: list[Action] = []
-        for d in sorted(seat.hand):
-            domino = c.dominoes()[d]
-            a, b = domino.animals
-            turned = not domino.double  # a double reads the same either way round
-            for x, y, fit_x, fit_y in candidates:
-                if a in fit_x and b in fit_y:
-                    actions.append(_place_domino(domino.id, x, y))
-                if turned and b in fit_x and a in fit_y:
-                    actions.append(_place_domino(domino.id, y, x))
+        for d in hand:
+            a, b = dominoes[d].animals
+            forward = admitting[a][0] & admitting[b][1]
+            turned = 0 if a == b else admitting[b][0] & admitting[a][1]  # a double reads the same
+            _placements(brook.layout, d, forward | turned << 1, actions)
         return actions
 
     def mushroom_cells(self) -> list[int]:
@@ -369,29 +377,42 @@ class RenatureState(State):
         return sorted(cells)
 
     def _plantings(self, seat: Seat) -> list[Action]:
-        names = [self.board.names[x] for x in self.plant_cells()]
+        names = self.board.names
+        # Per plant, its actions on each space: the rows of the spaces' tables, turned round.
+        by_plant = list(zip(*(_plant_row(names[x]) for x in self.plant_cells()), strict=True))
         actions: list[Action] = []
-        for key, plant, neutral in _SUPPLY:
+        if not by_plant:
+            return actions
+        for (key, _, _), plants in zip(_SUPPLY, by_plant, strict=True):
             if seat.supply[key] > 0:
-                actions += [_place_plant(plant, neutral, name) for name in names]
+                actions += plants
         return actions
 
     def _cloud_actions(self, seat: Seat) -> list[Action]:
         actions: list[Action] = []
         if seat.clouds >= c.JOKER_COST:
-            actions += [ChangeJoker(a.name) for a in c.animals() if a.index != self.joker]
-        actions += [ReturnPlant(self.board.name_of(x)) for x in self._returnable(seat)]
+            actions += _joker_changes(self.joker)
+        names = self.board.names
+        actions += [_return_plant(names[x]) for x in self._returnable(seat)]
         return actions
+
+    def _planted(self) -> list[int]:
+        """The cells holding a plant, in order: worked out once, then kept up to date."""
+        if self._plants is None:
+            self._plants = [x for x, plant in enumerate(self.plant_at) if plant is not None]
+        return self._plants
 
     def _returnable(self, seat: Seat) -> list[int]:
         if not seat.clouds:  # every plant costs at least one cloud
             return []
         cells = []
-        for x, plant in enumerate(self.plant_at):
-            if plant is None or plant[1] not in (NEUTRAL, self.seat):
+        plant_at, mine = self.plant_at, self.seat
+        for x in self._planted():
+            value, colour = plant_at[x]  # type: ignore[misc]
+            if colour not in (NEUTRAL, mine) or value > seat.clouds:
                 continue
-            key = supply_key(c.PLANT_TYPES[plant[0] - 1], plant[1] == NEUTRAL)
-            if plant[0] <= seat.clouds and seat.supply[key] < seat.capacity[key]:
+            key = _SUPPLY_OF[value, colour == NEUTRAL]
+            if seat.supply[key] < seat.capacity[key]:
                 cells.append(x)
         return cells
 
@@ -401,8 +422,10 @@ class RenatureState(State):
         seat_no = self.seat
         assert seat_no is not None
         seat = self.seats[seat_no]
-        if isinstance(action, PlaceDomino):
+        if isinstance(action, PlaceDomino):  # the most common decisions first
             return self._apply_domino(seat_no, seat, action)
+        if isinstance(action, PlacePlant):
+            return self._apply_plant(seat_no, seat, action)
         if isinstance(action, DiscardDomino):
             d = c.domino_index()[action.domino]
             seat.hand.remove(d)
@@ -413,8 +436,6 @@ class RenatureState(State):
             return self._apply_mushroom(seat_no, self._cell(action.cell))
         if isinstance(action, SkipMushroom):
             return self._to_plant_phase(seat_no)
-        if isinstance(action, PlacePlant):
-            return self._apply_plant(seat_no, seat, action)
         if isinstance(action, SkipPlant):
             return self._finish_steps(seat_no)
         if isinstance(action, ChangeJoker):
@@ -432,8 +453,10 @@ class RenatureState(State):
         return self._end_turn(seat_no)
 
     def _cell(self, name: str) -> int:
-        cell = self.board.cell_at(name)
-        assert cell is not None
+        cell = self._layout.cell_named.get(name)
+        if cell is None:  # a name the engine did not write (" C4 "): the board reads it
+            cell = self.board.cell_at(name)
+            assert cell is not None
         return cell
 
     def _take_clouds(self, seat: Seat, cell: int) -> int:
@@ -445,21 +468,27 @@ class RenatureState(State):
         return taken
 
     def _apply_domino(self, seat_no: int, seat: Seat, action: PlaceDomino) -> list[Event]:
-        d = c.domino_index()[action.domino]
-        first, second = self._cell(action.first), self._cell(action.second)
+        placed = self._layout.placed.get(id(action))
+        if placed is None:  # not one of the legal list's own objects, an equal one
+            placed = (
+                c.domino_index()[action.domino],
+                self._cell(action.first),
+                self._cell(action.second),
+            )
+        d, first, second = placed
         seat.hand.remove(d)
         animals = c.dominoes()[d].animals
+        self.animal_at[first], self.animal_at[second] = animals
+        self.domino_at[first] = self.domino_at[second] = d
         clouds = 0
-        for cell, animal in ((first, animals[0]), (second, animals[1])):
-            self.animal_at[cell] = animal
-            self.domino_at[cell] = d
-            clouds += self._take_clouds(seat, cell)
+        if first in self.board_clouds or second in self.board_clouds:
+            clouds = self._take_clouds(seat, first) + self._take_clouds(seat, second)
         self.last_domino = (first, second)
         self._cover(self.last_domino)
         public: dict[str, JSON] = {
             "domino": action.domino,
             "cells": [action.first, action.second],
-            "animals": [c.animals()[a].name for a in animals],
+            "animals": list(_animal_names(d)),
         }
         if clouds:
             public["clouds"] = clouds
@@ -480,6 +509,7 @@ class RenatureState(State):
         self._cover((cell,))
         self.mushrooms_left -= 1
         self._areas = None
+        self._area_brook = None
         public: dict[str, JSON] = {
             "cell": self.board.name_of(cell),
             "area": new_id,
@@ -504,6 +534,8 @@ class RenatureState(State):
         others = [self.plant_at[x][0] for x in self.areas()[area] if self.plant_at[x] is not None]  # type: ignore[index]
         colour = NEUTRAL if action.neutral else seat_no
         self.plant_at[cell] = (value, colour)
+        if self._plants is not None:
+            insort(self._plants, cell)
         points = plant_points(value, others)
         seat.points["plants"] += points
         public: dict[str, JSON] = {
@@ -525,6 +557,8 @@ class RenatureState(State):
         seat.clouds -= plant[0]
         seat.supply[supply_key(name, plant[1] == NEUTRAL)] += 1
         self.plant_at[cell] = None
+        if self._plants is not None:
+            self._plants.remove(cell)
         public: dict[str, JSON] = {"cell": self.board.name_of(cell), "plant": name}
         public["neutral"] = plant[1] == NEUTRAL
         return [Event("return_plant", seat_no, public)]
@@ -553,31 +587,23 @@ class RenatureState(State):
     def _score_closed_areas(self, seat_no: int) -> list[Event]:
         if self.last_domino is None:  # a discard: the board is as the last scoring left it
             return []
-        events = []
-        for area in self._areas_near(self.last_domino):
-            if area in self.tokens_on and self.closed(area):
-                events.append(self._score_area(area, taker=seat_no, category="areas"))
-        return events
-
-    def _areas_near(self, domino: tuple[int, int]) -> list[str]:
-        """Areas whose closing a domino can decide: those beside the spaces it covers or the
-        brook it isolates (nothing else changed)."""
-        neighbours = self.board.neighbours
-        changed = set(domino)  # covered, and the brook beside it that is now isolated
-        changed.update(
-            n
-            for x in domino
-            for n in neighbours[x]
-            if self.area_id[n] is None and self._isolated(n)
-        )
-        found = {self.area_id[n] for x in changed for n in neighbours[x]} - {None}
-        return [area for area in self.tokens_on if area in found]
+        # Only areas beside what the domino covered or isolated can have closed now.
+        live = self._brook_now().live()
+        neighbours = self._layout.neighbours
+        first, second = self.last_domino
+        changed = 1 << first | 1 << second | (neighbours[first] | neighbours[second]) & ~live
+        area_brook = self.area_brook()
+        return [
+            self._score_area(area, taker=seat_no, category="areas")
+            for area in list(self.tokens_on)
+            if area_brook[area] & changed and not area_brook[area] & live
+        ]
 
     def _score_area(self, area: str, taker: int | None, category: str) -> Event:
         token = self.tokens_on.pop(area)
-        points = area_points(
-            self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
-        )
+        face = c.area_tokens()[token]
+        totals = self.totals(area)
+        points = area_points(totals, face.main, face.minor) if totals else {}  # no plant: none
         for seat_no, p in points.items():
             self.seats[seat_no].points[category] += p
         private: dict[int, dict[str, JSON]] = {}
@@ -586,11 +612,11 @@ class RenatureState(State):
         else:
             self.seats[taker].collected.append(token)
             self.scored.append(area)
-            private[taker] = {"back": c.area_tokens()[token].back}
+            private[taker] = {"back": face.back}
         public: dict[str, JSON] = {
             "area": area,
-            "main": c.area_tokens()[token].main,
-            "minor": c.area_tokens()[token].minor,
+            "main": face.main,
+            "minor": face.minor,
             "points": {str(s): p for s, p in points.items()},
             "taker": taker,
         }
@@ -698,8 +724,11 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
-        if self._frontier_map is not None:
-            copy._frontier_map = dict(self._frontier_map)
+        copy._area_brook = self._area_brook
+        if self._brook is not None:
+            copy._brook = self._brook.copy()
+        if self._plants is not None:
+            copy._plants = self._plants[:]
         return copy
 
     def to_json(self) -> dict[str, JSON]:
@@ -798,6 +827,36 @@ class RenatureState(State):
     _parse = staticmethod(notation.parse)
 
 
+def _placements(layout: Layout, d: int, mask: int, actions: list[Action]) -> None:
+    """Append domino `d`'s placements in `mask` (brook.py: a pair's bit, the one after it
+    turned round), in the order of the pairs."""
+    row = layout.placements[d] or _placement_row(layout, d)
+    append = actions.append
+    while mask:
+        low = mask & -mask
+        append(row[low.bit_length() - 1])
+        mask ^= low
+
+
+def _placement_row(layout: Layout, d: int) -> tuple[Action, ...]:
+    domino = c.dominoes()[d].id
+    row = []
+    for (first, second), (x, y) in zip(layout.pair_names, layout.pair_cells, strict=True):
+        for action, cells in (
+            (_place_domino(domino, first, second), (x, y)),
+            (_place_domino(domino, second, first), (y, x)),
+        ):
+            layout.placed[id(action)] = (d, *cells)
+            row.append(action)
+    layout.placements[d] = tuple(row)
+    return layout.placements[d]
+
+
+@cache
+def _animal_names(d: int) -> tuple[str, ...]:
+    return tuple(c.animals()[a].name for a in c.dominoes()[d].animals)
+
+
 def setup(
     players: int, options: RenatureOptions, seed: int, board: Board | None = None
 ) -> RenatureState:
@@ -832,7 +891,7 @@ def setup(
             pool.remove(token)
             tokens_on[area] = token
         box_tokens = sorted(pool)
-    return RenatureState(
+    state = RenatureState(
         players=players,
         options=options,
         rng=rng,
@@ -854,3 +913,5 @@ def setup(
         last_domino=None,
         board=board,
     )
+    state._brook = Brook.at_setup(layout(board))  # nothing lies there yet: no need to look
+    return state
