@@ -16,17 +16,19 @@ The weights were set by play tests of the planner against Meadow's other bots (d
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import cache
+from itertools import chain
+from operator import add, itemgetter
 
 from meadow.games.harmonies import components as c
-from meadow.games.harmonies.rules import HarmoniesState, habitats_around
+from meadow.games.harmonies import masks as m
+from meadow.games.harmonies.rules import HarmoniesState, Player, habitats_around
 from meadow.games.harmonies.scoring import (
     BUILDING_POINTS,
     FIELD_POINTS,
     MOUNTAIN_POINTS,
     animal_points,
     river_points,
-    spirit_points,
 )
 
 # A habitat d tokens away counts REACH ** d of its points; tokens beyond the turns left none.
@@ -145,43 +147,140 @@ def spirit_prospect(state: HarmoniesState, seat: int, left: float, scored: int) 
     distances = habitat_distances(state, seat, player.spirit)
     if not distances:
         return 0.0
-    card = c.cards()[player.spirit]
-    worth = max(spirit_points(card, state.stacks_of(seat)), SPIRIT_FLOOR * min(1.0, left / 4))
+    worth = max(state.spirit_points(seat, player.spirit), SPIRIT_FLOOR * min(1.0, left / 4))
     return SPIRIT_SHARE * worth * reach(min(distances), left * TOKENS_PER_TURN)
 
 
 def habitat_distances(state: HarmoniesState, seat: int, card_id: int) -> list[int]:
     """Per free space: the fewest tokens that would make it a cube space for the card."""
-    player = state.seats[seat]
-    return list(_distances(state.board.side, card_id, tuple(player.stacks), tuple(player.cubes)))
+    return list(_distances(state.board.side, state.seats[seat], card_id))
 
 
-@lru_cache(maxsize=4096)  # a search meets the other seat's board again and again
-def _distances(
-    side: str, card_id: int, stacks: tuple[Stack, ...], cubes: tuple[int, ...]
-) -> tuple[int, ...]:
-    own_need = _NEED[c.cards()[card_id].cube_landscape]
-    result = []
+def _distances(side: str, player: Player, card_id: int) -> tuple[int, ...]:
+    key = ("distances", card_id)
+    found = player.memo.get(key)
+    if found is None:
+        bests = _bests(side, player, card_id)
+        found = player.memo[key] = tuple(filter(NEVER.__gt__, bests))
+    return found
+
+
+# Tokens a space needs to show a landscape, as one list for the whole board: the entry of
+# space j and landscape number k is at j * len(_LANDS) + k. NEVER stands for a landscape the
+# stack cannot grow into (or one a cube stops), larger than any sum of real needs, so that a
+# habitat's need is a plain sum and the best of a space's rotations a plain minimum.
+_LANDS = tuple(sorted(_NEED))
+_LAND_NUMBER = {land: k for k, land in enumerate(_LANDS)}
+NEVER = 1 << 10
+
+
+def _need_row(stack: Stack, cube: bool) -> tuple[int, ...]:
+    row = []
+    for land in _LANDS:
+        more = _NEED[land].get(stack)
+        row.append(NEVER if more is None or (more and cube) else more)
+    return tuple(row)
+
+
+_NEED_ROWS = {
+    (stack, cube): _need_row(stack, cube) for stack in c.LEGAL_STACKS for cube in (False, True)
+}
+
+
+def _needs(player: Player) -> list[int]:
+    """The board's need list (above), worked out once per board (from the board before
+    when only one space changed since)."""
+    found = player.memo.get("needs")
+    if found is None:
+        before = player.memo.get("before")
+        if before is not None and "needs" in before[1]:
+            space, memo = before
+            found = memo["needs"][:]
+            lands = len(_LANDS)
+            row = _NEED_ROWS[player.stacks[space], bool(player.cubes[space])]
+            found[space * lands : (space + 1) * lands] = row
+        else:
+            rows = map(
+                _NEED_ROWS.__getitem__, zip(player.stacks, map(bool, player.cubes), strict=True)
+            )
+            found = [*chain.from_iterable(rows), 0]  # 0: see _HabitatRow
+        player.memo["needs"] = found
+    return found
+
+
+# Per space that has room for the card's habitat: the space, where its own need sits in the
+# need list, a getter of its habitats' needs (every rotation's cells one after the other, and
+# a last 0 so that the getter always gives a tuple), the cells per rotation and their count.
+_HabitatRow = tuple[int, int, itemgetter, int, int]
+
+
+@cache
+def _habitat_rows(side: str, card_id: int) -> tuple[_HabitatRow, ...]:
+    lands = len(_LANDS)
+    pad = c.board(side).size * lands
+    own = _LAND_NUMBER[c.cards()[card_id].cube_landscape]
+    rows = []
     for i, habitats in enumerate(habitats_around(side, card_id)):
-        if cubes[i]:
-            continue
-        own = own_need.get(stacks[i])
-        if own is None:
-            continue
-        best = None
-        for habitat in habitats:
-            tokens = own
-            for j, land in habitat:
-                more = _NEED[land].get(stacks[j])
-                if more is None or (more and cubes[j]):  # a cube stops a stack
-                    break
-                tokens += more
-            else:
-                if best is None or tokens < best:
-                    best = tokens
-        if best is not None:
-            result.append(best)
-    return tuple(result)
+        if habitats:
+            keys = [j * lands + _LAND_NUMBER[land] for habitat in habitats for j, land in habitat]
+            cells = len(habitats[0])
+            rows.append((i, i * lands + own, itemgetter(*keys, pad), cells, len(keys)))
+    return tuple(rows)
+
+
+@cache
+def _rows_touching(side: str, card_id: int) -> tuple[tuple[int, ...], ...]:
+    """Per space: the habitat rows whose figure a change there may change (its own row and
+    those of the spaces whose habitats cover it)."""
+    touching: list[list[int]] = [[] for _ in range(c.board(side).size)]
+    for r, habitats in enumerate(
+        habitats for habitats in habitats_around(side, card_id) if habitats
+    ):
+        i = _habitat_rows(side, card_id)[r][0]
+        for j in {i} | {j for habitat in habitats for j, _ in habitat}:
+            touching[j].append(r)
+    return tuple(tuple(rows) for rows in touching)
+
+
+def _bests(side: str, player: Player, card_id: int) -> list[int]:
+    """Per habitat row: the fewest tokens that make its space a cube space (NEVER: none)."""
+    key = ("bests", card_id)
+    found = player.memo.get(key)
+    if found is not None:
+        return found
+    needs = _needs(player)
+    cubes = player.cubes
+    rows = _habitat_rows(side, card_id)
+    before = player.memo.get("before")
+    if before is not None and key in before[1]:
+        space, memo = before
+        found = memo[key][:]
+        for r in _rows_touching(side, card_id)[space]:
+            found[r] = _best(rows[r], needs, cubes)
+    else:
+        found = [_best(row, needs, cubes) for row in rows]
+    player.memo[key] = found
+    return found
+
+
+def _best(row: _HabitatRow, needs: list[int], cubes: list[int]) -> int:
+    i, own_key, habitat_needs, cells, count = row
+    if cubes[i]:
+        return NEVER
+    own = needs[own_key]
+    if own >= NEVER:
+        return NEVER
+    more = habitat_needs(needs)
+    if cells == 1:
+        best = min(more[:count])
+    elif cells == 2:
+        best = min(map(add, more[0:count:2], more[1:count:2]))
+    else:
+        sums = more[0:count:cells]
+        for cell in range(1, cells):
+            sums = list(map(add, sums, more[cell:count:cells]))
+        best = min(sums)
+    return own + best if best < NEVER else NEVER
 
 
 def landscape_prospects(state: HarmoniesState, seat: int, left: float) -> float:
@@ -189,66 +288,51 @@ def landscape_prospects(state: HarmoniesState, seat: int, left: float) -> float:
     if left < 1:
         return 0.0
     player = state.seats[seat]
-    stacks, cubes = player.stacks, player.cubes
-    adjacent = state.board.adjacent
-    total = 0.0
-    for i, stack in enumerate(stacks):
-        if cubes[i] or not stack:
-            continue
-        room = any(not stacks[j] for j in adjacent[i])
-        top = stack[-1]
-        if stack == ("brown",):
-            total += 3
-        elif stack == ("brown", "brown"):
-            total += 7
-        elif top == "gray" and room and not _touches_mountain(stacks, adjacent[i]):
-            total += MOUNTAIN_POINTS[len(stack)]
-        elif top == "yellow" and room and not _touches(stacks, adjacent[i], "yellow"):
-            total += FIELD_POINTS
-        elif c.LANDSCAPES.get(stack) == "building" and room:
-            colours = {stacks[j][-1] for j in adjacent[i] if stacks[j]}
-            if len(colours) == 2:
-                total += BUILDING_POINTS
-    total *= ONE_SHORT
+    short = player.memo.get("one short")
+    if short is None:
+        short = player.memo["one short"] = _one_short(state.board.side, player)
+    total = float(short) * ONE_SHORT
     if state.board.water == "river":
-        total += ONE_SHORT * _river_room(state, seat)
+        total += ONE_SHORT * _river_room(state.board.side, player)
     return total
 
 
-def _touches_mountain(stacks: list[Stack], around: tuple[int, ...]) -> bool:
-    return any(stacks[j] and all(t == "gray" for t in stacks[j]) for j in around)
+def _one_short(side: str, player: Player) -> int:
+    """The points of the landscapes one token short (a trunk, a lone mountain or field with
+    an empty neighbour, a building with room and two colours around), spaces with cubes
+    left out."""
+    masks = player.masks()
+    around = m.neighbour_masks(side)
+    free = ~_cube_mask(player)
+    empty = masks[m.EMPTY]
+    total = 3 * (masks[m.TRUNK1] & free).bit_count() + 7 * (masks[m.TRUNK2] & free).bit_count()
+    for height, k in ((1, m.MOUNTAIN1), (2, m.MOUNTAIN2), (3, m.MOUNTAIN3)):
+        for i in m.spaces_of(masks[k] & free):
+            if around[i] & empty and not around[i] & masks[m.GRAY]:
+                total += MOUNTAIN_POINTS[height]
+    for i in m.spaces_of(masks[m.YELLOW] & free):
+        if around[i] & empty and not around[i] & masks[m.YELLOW]:
+            total += FIELD_POINTS
+    for i in m.spaces_of(masks[m.BUILDING] & free):
+        if around[i] & empty and m.colours_around(masks, around[i]) == 2:
+            total += BUILDING_POINTS
+    return total
 
 
-def _touches(stacks: list[Stack], around: tuple[int, ...], colour: str) -> bool:
-    return any(stacks[j] and stacks[j][-1] == colour for j in around)
+def _cube_mask(player: Player) -> int:
+    mask = 0
+    for i, cube in enumerate(player.cubes):
+        if cube:
+            mask |= 1 << i
+    return mask
 
 
-def _river_room(state: HarmoniesState, seat: int) -> float:
-    stacks = state.seats[seat].stacks
-    adjacent = state.board.adjacent
-    blue = [i for i, s in enumerate(stacks) if s and s[-1] == "blue"]
-    if not blue or not any(not stacks[j] for i in blue for j in adjacent[i]):
+def _river_room(side: str, player: Player) -> float:
+    blue = player.masks()[m.BLUE]
+    if not blue or not m.around_of(blue, m.neighbour_masks(side)) & player.masks()[m.EMPTY]:
         return 0.0
-    length = _longest_river(blue, adjacent)
+    length = m.river_length(side, blue)
     return float(river_points(length + 1) - river_points(length))
-
-
-def _longest_river(blue: list[int], adjacent: tuple[tuple[int, ...], ...]) -> int:
-    members = set(blue)
-    best = 0
-    for start in blue:
-        seen = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for i in frontier:
-                for j in adjacent[i]:
-                    if j in members and j not in seen:
-                        seen[j] = seen[i] + 1
-                        nxt.append(j)
-            frontier = nxt
-        best = max(best, max(seen.values()) + 1)
-    return best
 
 
 def position_key(state: HarmoniesState) -> tuple[object, ...]:

@@ -8,7 +8,7 @@ leaves open are documented in docs/harmonies.md and marked "Open point" here.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Self
@@ -18,6 +18,7 @@ from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.harmonies import components as c
+from meadow.games.harmonies import masks as by_mask
 from meadow.games.harmonies import notation
 from meadow.games.harmonies.actions import (
     ChooseSpirit,
@@ -29,7 +30,7 @@ from meadow.games.harmonies.actions import (
     TakeTokens,
 )
 from meadow.games.harmonies.options import HarmoniesOptions
-from meadow.games.harmonies.scoring import CATEGORIES, breakdown, solo_suns
+from meadow.games.harmonies.scoring import CATEGORIES, animal_points, solo_suns
 
 SPIRIT, TURN, OVER = "spirit", "turn", "over"
 TOKENS_PER_SPACE = 3
@@ -71,6 +72,11 @@ class Player:
     )
     # Per colour: the spaces a token of it may go on, kept up to date (see `open_spaces`).
     known_open: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
+    # What scoring and the bots' evaluation work out from the board as it stands (its stacks
+    # and cubes), by their own keys: shared with the board's copies, which stand the same
+    # until a token or a cube goes down. Then a new memo starts, which knows the space that
+    # changed and the memo before (under "before"), to work its figures out from there.
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def clone(self) -> Player:
         return Player(
@@ -83,6 +89,7 @@ class Player:
             None if self.known_lands is None else self.known_lands[:],
             dict(self.known_cube_spaces),
             None if self.known_open is None else {k: v[:] for k, v in self.known_open.items()},
+            self.memo,
         )
 
     def lands(self) -> list[str | None]:
@@ -105,11 +112,27 @@ class Player:
             }
         return self.known_open
 
+    def masks(self) -> list[int]:
+        """The board's spaces sorted by top colour and landscape (`masks.sort_spaces`)."""
+        found = self.memo.get("masks")
+        if found is None:
+            before = self.memo.get("before")
+            if before is not None and "masks" in before[1]:
+                space, memo = before
+                found = by_mask.resort(memo["masks"], space, self.stacks[space])
+            else:
+                found = by_mask.sort_spaces(self.stacks)
+            self.memo["masks"] = found
+        return found
+
     def changed(self, space: int) -> None:
         """A token or a cube went down on `space`: bring what is kept up to date."""
         if self.known_lands is not None:
             self.known_lands[space] = c.LANDSCAPES.get(self.stacks[space])
         self.known_cube_spaces = {}
+        before = self.memo
+        before.pop("before", None)  # one step back is enough: memos do not chain up a game
+        self.memo = {"before": (space, before)}
         if self.known_open is None:
             return
         takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
@@ -123,7 +146,7 @@ class Player:
                 del spaces[at]
 
     def empty_spaces(self) -> int:
-        return sum(1 for s in self.stacks if not s)
+        return self.stacks.count(())
 
     def animal_cubes(self) -> int:
         return sum(placed for cid, placed in self.held + self.done if not c.cards()[cid].spirit)
@@ -211,6 +234,7 @@ class HarmoniesState(State):
             player.known_lands = None
             player.known_cube_spaces = {}
             player.known_open = None
+            player.memo = {}
 
     @property
     def solo(self) -> bool:
@@ -509,11 +533,46 @@ class HarmoniesState(State):
         return dict(zip(self.board.cells, self.seats[seat].stacks, strict=True))
 
     def points(self, seat: int) -> dict[str, int]:
-        """The seat's points if the game ended now (all of it is public)."""
+        """The seat's points if the game ended now (all of it is public): `scoring.breakdown`'s
+        figures, by the board's masks."""
         player = self.seats[seat]
-        animals = [(c.cards()[cid], n) for cid, n in player.held + player.done if cid < 33]
-        spirit = (c.cards()[player.spirit], player.placed(player.spirit)) if player.spirit else None
-        return breakdown(self.stacks_of(seat), self.board.side, animals, spirit)
+        trees, mountains, fields, buildings, water = self.board_points(seat)
+        cards = c.cards()
+        animals = sum(
+            animal_points(cards[cid], n) for cid, n in player.held + player.done if cid < 33
+        )
+        spirit = 0
+        if player.spirit and player.placed(player.spirit) > 0:
+            spirit = self.spirit_points(seat, player.spirit)
+        return {
+            "trees": trees,
+            "mountains": mountains,
+            "fields": fields,
+            "buildings": buildings,
+            "water": water,
+            "animals": animals,
+            "spirit": spirit,
+        }
+
+    def board_points(self, seat: int) -> tuple[int, int, int, int, int]:
+        """Trees, mountains, fields, buildings and water on the seat's board."""
+        player = self.seats[seat]
+        found = player.memo.get("points")
+        if found is None:
+            board = self.board
+            found = by_mask.board_points(board.side, board.water, player.masks())
+            player.memo["points"] = found
+        return found
+
+    def spirit_points(self, seat: int, spirit: int) -> int:
+        """What a Nature's Spirit card would score on the seat's board as it stands."""
+        player = self.seats[seat]
+        key = ("spirit", spirit)
+        found = player.memo.get(key)
+        if found is None:
+            found = by_mask.spirit_points(c.cards()[spirit], self.board.side, player.masks())
+            player.memo[key] = found
+        return found
 
     def _result(self) -> Result:
         breakdowns = tuple(self.points(seat) for seat in range(self.players))
