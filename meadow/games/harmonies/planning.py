@@ -73,7 +73,7 @@ _NEED: dict[str, dict[Stack, int]] = {
 def turns_left(state: HarmoniesState) -> float:
     """A guess at the turns each seat still plays: the fullest board ends the game."""
     fewest = min(player.empty_spaces() for player in state.seats)
-    tokens = sum(state.pouch.values()) + sum(len(space) for space in state.central)
+    tokens = sum(state.pouch.values()) + sum(map(len, state.central))
     by_board = max(0.0, (fewest - END_EMPTY) / TOKENS_PER_TURN) + 0.5
     by_pouch = tokens / (TOKENS_PER_TURN * max(1, state.players))
     return min(by_board, by_pouch)
@@ -113,15 +113,21 @@ def card_prospects(state: HarmoniesState, seat: int, left: float) -> float:
 
 def card_worth(state: HarmoniesState, seat: int, card_id: int, placed: int, budget: float) -> float:
     """A card's points still to come: its next cubes on the nearest distinct habitats."""
-    card = c.cards()[card_id]
-    distances = sorted(habitat_distances(state, seat, card_id))[: card.cubes - placed]
+    gains = _gains(card_id)[placed:]
+    distances = sorted(_distances(state.board.side, state.seats[seat], card_id))[: len(gains)]
     total = 0.0
     spent = 0
-    for k, tokens in enumerate(distances):
+    for gain, tokens in zip(gains, distances, strict=False):
         spent += tokens
-        gain = animal_points(card, placed + k + 1) - animal_points(card, placed + k)
         total += gain * reach(spent if tokens else 0, budget)
     return total
+
+
+@cache
+def _gains(card_id: int) -> tuple[int, ...]:
+    """Per cube placed so far: the points the card's next cube adds."""
+    card = c.cards()[card_id]
+    return tuple(animal_points(card, n + 1) - animal_points(card, n) for n in range(card.cubes))
 
 
 def next_card(state: HarmoniesState, seat: int, left: float) -> float:

@@ -63,6 +63,10 @@ class Player:
     done: list[list[int]] = field(default_factory=list)  # completed cards, same form
     offer: list[int] = field(default_factory=list)  # the 2 spirit cards dealt (variant)
     spirit: int = 0  # the spirit kept, 0 before the choice
+    # What is worked out from the board below (known_...) is shared with the board's copies,
+    # which stand the same until a token or a cube goes down: `changed` then gives the board
+    # that changed its own (copied on write), and the copies keep theirs. Most copies are of
+    # a board that stays as it is (the other seats' in a search), so they cost nothing.
     # Each space's landscape, kept up to date as tokens go down (see `lands`).
     known_lands: list[str | None] | None = field(default=None, repr=False, compare=False)
     # Per held card: where its next cube may go. Worked out when asked; forgotten when a
@@ -86,9 +90,9 @@ class Player:
             [e[:] for e in self.done],
             self.offer[:],
             self.spirit,
-            None if self.known_lands is None else self.known_lands[:],
-            dict(self.known_cube_spaces),
-            None if self.known_open is None else {k: v[:] for k, v in self.known_open.items()},
+            self.known_lands,
+            self.known_cube_spaces,
+            self.known_open,
             self.memo,
         )
 
@@ -128,7 +132,9 @@ class Player:
     def changed(self, space: int) -> None:
         """A token or a cube went down on `space`: bring what is kept up to date."""
         if self.known_lands is not None:
-            self.known_lands[space] = c.LANDSCAPES.get(self.stacks[space])
+            lands = self.known_lands[:]
+            lands[space] = c.LANDSCAPES.get(self.stacks[space])
+            self.known_lands = lands
         self.known_cube_spaces = {}
         before = self.memo
         before.pop("before", None)  # one step back is enough: memos do not chain up a game
@@ -136,14 +142,16 @@ class Player:
         if self.known_open is None:
             return
         takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
-        for colour, spaces in self.known_open.items():
+        known_open = dict(self.known_open)
+        for colour, spaces in known_open.items():
             at = bisect_left(spaces, space)
             there = at < len(spaces) and spaces[at] == space
             if colour in takes:
                 if not there:
-                    spaces.insert(at, space)
+                    known_open[colour] = [*spaces[:at], space, *spaces[at:]]
             elif there:
-                del spaces[at]
+                known_open[colour] = spaces[:at] + spaces[at + 1 :]
+        self.known_open = known_open
 
     def empty_spaces(self) -> int:
         return self.stacks.count(())
