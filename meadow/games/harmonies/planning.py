@@ -83,11 +83,11 @@ def value(state: HarmoniesState, seat: int) -> float:
     """Points now plus the weighed prospects of the seat's board and cards."""
     if state.is_over:
         return float(state.result().scores[seat])
-    points = state.points(seat)
+    board, animals, spirit = state.points_in_parts(seat)
     left = turns_left(state)
-    total = float(sum(points.values()))
+    total = float(board + animals + spirit)
     total += card_prospects(state, seat, left)
-    total += spirit_prospect(state, seat, left, points["spirit"])
+    total += spirit_prospect(state, seat, left, spirit)
     total += landscape_prospects(state, seat, left)
     if NEXT_CARD:
         total += next_card(state, seat, left)
@@ -114,7 +114,7 @@ def card_prospects(state: HarmoniesState, seat: int, left: float) -> float:
 def card_worth(state: HarmoniesState, seat: int, card_id: int, placed: int, budget: float) -> float:
     """A card's points still to come: its next cubes on the nearest distinct habitats."""
     gains = _gains(card_id)[placed:]
-    distances = sorted(_distances(state.board.side, state.seats[seat], card_id))[: len(gains)]
+    distances = _distances(state.board.side, state.seats[seat], card_id)[: len(gains)]
     total = 0.0
     spent = 0
     for gain, tokens in zip(gains, distances, strict=False):
@@ -150,15 +150,16 @@ def spirit_prospect(state: HarmoniesState, seat: int, left: float, scored: int) 
     player = state.seats[seat]
     if not player.spirit or scored or player.placed(player.spirit):
         return 0.0
-    distances = habitat_distances(state, seat, player.spirit)
+    distances = _distances(state.board.side, player, player.spirit)
     if not distances:
         return 0.0
     worth = max(state.spirit_points(seat, player.spirit), SPIRIT_FLOOR * min(1.0, left / 4))
-    return SPIRIT_SHARE * worth * reach(min(distances), left * TOKENS_PER_TURN)
+    return SPIRIT_SHARE * worth * reach(distances[0], left * TOKENS_PER_TURN)
 
 
 def habitat_distances(state: HarmoniesState, seat: int, card_id: int) -> list[int]:
-    """Per free space: the fewest tokens that would make it a cube space for the card."""
+    """Per free space: the fewest tokens that would make it a cube space for the card,
+    nearest first."""
     return list(_distances(state.board.side, state.seats[seat], card_id))
 
 
@@ -167,7 +168,7 @@ def _distances(side: str, player: Player, card_id: int) -> tuple[int, ...]:
     found = player.memo.get(key)
     if found is None:
         bests = _bests(side, player, card_id)
-        found = player.memo[key] = tuple(filter(NEVER.__gt__, bests))
+        found = player.memo[key] = tuple(sorted(filter(NEVER.__gt__, bests)))
     return found
 
 
@@ -258,10 +259,10 @@ def _bests(side: str, player: Player, card_id: int) -> list[int]:
     cubes = player.cubes
     rows = _habitat_rows(side, card_id)
     before = player.memo.get("before")
-    if before is not None and key in before[1]:
-        space, memo = before
-        found = memo[key][:]
-        for r in _rows_touching(side, card_id)[space]:
+    earlier = None if before is None else before[1].get(key)
+    if earlier is not None:
+        found = earlier[:]
+        for r in _rows_touching(side, card_id)[before[0]]:
             found[r] = _best(rows[r], needs, cubes)
     else:
         found = [_best(row, needs, cubes) for row in rows]
@@ -326,11 +327,18 @@ def _one_short(side: str, player: Player) -> int:
 
 
 def _cube_mask(player: Player) -> int:
-    mask = 0
-    for i, cube in enumerate(player.cubes):
-        if cube:
-            mask |= 1 << i
-    return mask
+    """The spaces with cubes (from the board before when it is known: cubes stay)."""
+    found = player.memo.get("cubes")
+    if found is None:
+        before = player.memo.get("before")
+        earlier = None if before is None else before[1].get("cubes")
+        if earlier is not None:
+            space = before[0]
+            found = earlier | (1 << space if player.cubes[space] else 0)
+        else:
+            found = sum(1 << i for i, cube in enumerate(player.cubes) if cube)
+        player.memo["cubes"] = found
+    return found
 
 
 def _river_room(side: str, player: Player) -> float:

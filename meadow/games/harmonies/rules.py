@@ -543,24 +543,33 @@ class HarmoniesState(State):
     def points(self, seat: int) -> dict[str, int]:
         """The seat's points if the game ended now (all of it is public): `scoring.breakdown`'s
         figures, by the board's masks."""
-        player = self.seats[seat]
         trees, mountains, fields, buildings, water = self.board_points(seat)
-        cards = c.cards()
-        animals = sum(
-            animal_points(cards[cid], n) for cid, n in player.held + player.done if cid < 33
-        )
-        spirit = 0
-        if player.spirit and player.placed(player.spirit) > 0:
-            spirit = self.spirit_points(seat, player.spirit)
         return {
             "trees": trees,
             "mountains": mountains,
             "fields": fields,
             "buildings": buildings,
             "water": water,
-            "animals": animals,
-            "spirit": spirit,
+            "animals": self.animal_points(seat),
+            "spirit": self.placed_spirit_points(seat),
         }
+
+    def points_in_parts(self, seat: int) -> tuple[int, int, int]:
+        """The seat's points now as the board's, the animal cards' and the spirit's."""
+        board = sum(self.board_points(seat))
+        return board, self.animal_points(seat), self.placed_spirit_points(seat)
+
+    def animal_points(self, seat: int) -> int:
+        player = self.seats[seat]
+        cards = c.cards()
+        return sum(animal_points(cards[cid], n) for cid, n in player.held + player.done if cid < 33)
+
+    def placed_spirit_points(self, seat: int) -> int:
+        """The kept spirit's points, once its cube is down."""
+        player = self.seats[seat]
+        if player.spirit and player.placed(player.spirit) > 0:
+            return self.spirit_points(seat, player.spirit)
+        return 0
 
     def board_points(self, seat: int) -> tuple[int, int, int, int, int]:
         """Trees, mountains, fields, buildings and water on the seat's board."""
