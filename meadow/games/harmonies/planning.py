@@ -210,28 +210,37 @@ def _needs(player: Player) -> list[int]:
             rows = map(
                 _NEED_ROWS.__getitem__, zip(player.stacks, map(bool, player.cubes), strict=True)
             )
-            found = [*chain.from_iterable(rows), 0]  # 0: see _HabitatRow
+            found = [*chain.from_iterable(rows), NEVER]  # NEVER last: see _HabitatRow
         player.memo["needs"] = found
     return found
 
 
 # Per space that has room for the card's habitat: the space, where its own need sits in the
-# need list, a getter of its habitats' needs (every rotation's cells one after the other, and
-# a last 0 so that the getter always gives a tuple), the cells per rotation and their count.
-_HabitatRow = tuple[int, int, itemgetter, int, int]
+# need list, and per cell of the habitat (one to three), a getter of that cell's needs in
+# every rotation, with the list's last entry (NEVER) after them: a getter always gives a
+# tuple, and the rotations' sums are a `map(add, ...)` of the getters', the last one NEVER.
+_HabitatRow = tuple[int, int, itemgetter, itemgetter | None, itemgetter | None]
 
 
 @cache
 def _habitat_rows(side: str, card_id: int) -> tuple[_HabitatRow, ...]:
     lands = len(_LANDS)
-    pad = c.board(side).size * lands
+    last = c.board(side).size * lands
     own = _LAND_NUMBER[c.cards()[card_id].cube_landscape]
     rows = []
     for i, habitats in enumerate(habitats_around(side, card_id)):
-        if habitats:
-            keys = [j * lands + _LAND_NUMBER[land] for habitat in habitats for j, land in habitat]
-            cells = len(habitats[0])
-            rows.append((i, i * lands + own, itemgetter(*keys, pad), cells, len(keys)))
+        if not habitats:
+            continue
+        cells = len(habitats[0])
+        if not 1 <= cells <= 3:
+            raise ValueError(f"card {card_id}: a habitat of 1 to 3 cells besides the cube")
+        getters: list[itemgetter | None] = [None, None, None]
+        for cell in range(cells):
+            keys = [j * lands + _LAND_NUMBER[land] for j, land in (h[cell] for h in habitats)]
+            getters[cell] = itemgetter(*keys, last)
+        first, second, third = getters
+        assert first is not None
+        rows.append((i, i * lands + own, first, second, third))
     return tuple(rows)
 
 
@@ -271,22 +280,18 @@ def _bests(side: str, player: Player, card_id: int) -> list[int]:
 
 
 def _best(row: _HabitatRow, needs: list[int], cubes: list[int]) -> int:
-    i, own_key, habitat_needs, cells, count = row
+    i, own_key, first, second, third = row
     if cubes[i]:
         return NEVER
     own = needs[own_key]
     if own >= NEVER:
         return NEVER
-    more = habitat_needs(needs)
-    if cells == 1:
-        best = min(more[:count])
-    elif cells == 2:
-        best = min(map(add, more[0:count:2], more[1:count:2]))
+    if second is None:
+        best = min(first(needs))
+    elif third is None:
+        best = min(map(add, first(needs), second(needs)))
     else:
-        sums = more[0:count:cells]
-        for cell in range(1, cells):
-            sums = list(map(add, sums, more[cell:count:cells]))
-        best = min(sums)
+        best = min(map(add, map(add, first(needs), second(needs)), third(needs)))
     return own + best if best < NEVER else NEVER
 
 
@@ -351,9 +356,7 @@ def _river_room(side: str, player: Player) -> float:
 
 def position_key(state: HarmoniesState) -> tuple[object, ...]:
     """What tells two positions of one turn apart (the order tokens went down in does not)."""
-    seats = tuple(
-        (tuple(p.stacks), tuple(p.cubes), tuple(map(tuple, p.held)), p.spirit) for p in state.seats
-    )
+    seats = tuple((*_board_key(p), tuple(map(tuple, p.held)), p.spirit) for p in state.seats)
     return (
         state.seat,
         state.phase,
@@ -364,3 +367,12 @@ def position_key(state: HarmoniesState) -> tuple[object, ...]:
         tuple(map(tuple, state.central)),
         seats,
     )
+
+
+def _board_key(player: Player) -> tuple[tuple[Stack, ...], tuple[int, ...]]:
+    """The board's part of a position key, once per board (the other seats' boards stand
+    still through a turn)."""
+    found = player.memo.get("key")
+    if found is None:
+        found = player.memo["key"] = (tuple(player.stacks), tuple(player.cubes))
+    return found
