@@ -16,6 +16,7 @@ The weights were set by play tests of the planner against Meadow's other bots (d
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from itertools import chain
 from operator import add, itemgetter
@@ -201,11 +202,12 @@ def _needs(player: Player) -> list[int]:
     if found is None:
         before = player.memo.get("before")
         if before is not None and "needs" in before[1]:
-            space, memo = before
+            spaces, memo = before
             found = memo["needs"][:]
             lands = len(_LANDS)
-            row = _NEED_ROWS[player.stacks[space], bool(player.cubes[space])]
-            found[space * lands : (space + 1) * lands] = row
+            for space in spaces:
+                row = _NEED_ROWS[player.stacks[space], bool(player.cubes[space])]
+                found[space * lands : (space + 1) * lands] = row
         else:
             rows = map(
                 _NEED_ROWS.__getitem__, zip(player.stacks, map(bool, player.cubes), strict=True)
@@ -258,6 +260,14 @@ def _rows_touching(side: str, card_id: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(rows) for rows in touching)
 
 
+def _rows_after(side: str, card_id: int, spaces: tuple[int, ...]) -> Iterable[int]:
+    """The habitat rows a change on these spaces may change."""
+    touching = _rows_touching(side, card_id)
+    if len(spaces) == 1:
+        return touching[spaces[0]]
+    return set().union(*(touching[space] for space in spaces))
+
+
 def _bests(side: str, player: Player, card_id: int) -> list[int]:
     """Per habitat row: the fewest tokens that make its space a cube space (NEVER: none)."""
     key = ("bests", card_id)
@@ -271,7 +281,7 @@ def _bests(side: str, player: Player, card_id: int) -> list[int]:
     earlier = None if before is None else before[1].get(key)
     if earlier is not None:
         found = earlier[:]
-        for r in _rows_touching(side, card_id)[before[0]]:
+        for r in _rows_after(side, card_id, before[0]):
             found[r] = _best(rows[r], needs, cubes)
     else:
         found = [_best(row, needs, cubes) for row in rows]
@@ -338,8 +348,10 @@ def _cube_mask(player: Player) -> int:
         before = player.memo.get("before")
         earlier = None if before is None else before[1].get("cubes")
         if earlier is not None:
-            space = before[0]
-            found = earlier | (1 << space if player.cubes[space] else 0)
+            found = earlier
+            for space in before[0]:
+                if player.cubes[space]:
+                    found |= 1 << space
         else:
             found = sum(1 << i for i, cube in enumerate(player.cubes) if cube)
         player.memo["cubes"] = found

@@ -37,6 +37,7 @@ TOKENS_PER_SPACE = 3
 CENTRAL_SPACES = {True: 3, False: 5}  # solo -> 3 spaces
 DISPLAY_SIZE = {True: 3, False: 5}
 END_EMPTY_SPACES = 2
+MEMO_STEPS = 6  # changes past which a board's figures are worked out afresh
 
 _place_token = cache(PlaceToken)  # actions are immutable values: build each one once
 _place_cube = cache(PlaceCube)
@@ -78,8 +79,9 @@ class Player:
     known_open: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
     # What scoring and the bots' evaluation work out from the board as it stands (its stacks
     # and cubes), by their own keys: shared with the board's copies, which stand the same
-    # until a token or a cube goes down. Then a new memo starts, which knows the space that
-    # changed and the memo before (under "before"), to work its figures out from there.
+    # until a token or a cube goes down. Then a new memo starts, which knows the last memo
+    # something was worked out in and the spaces changed since (under "before": a search's
+    # random playout lays a few tokens between two looks), to work its figures out from there.
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def clone(self) -> Player:
@@ -122,8 +124,10 @@ class Player:
         if found is None:
             before = self.memo.get("before")
             if before is not None and "masks" in before[1]:
-                space, memo = before
-                found = by_mask.resort(memo["masks"], space, self.stacks[space])
+                spaces, memo = before
+                found = memo["masks"]
+                for space in spaces:
+                    found = by_mask.resort(found, space, self.stacks[space])
             else:
                 found = by_mask.sort_spaces(self.stacks)
             self.memo["masks"] = found
@@ -136,9 +140,16 @@ class Player:
             lands[space] = c.LANDSCAPES.get(self.stacks[space])
             self.known_lands = lands
         self.known_cube_spaces = {}
-        before = self.memo
-        before.pop("before", None)  # one step back is enough: memos do not chain up a game
-        self.memo = {"before": (space, before)}
+        memo = self.memo
+        if len(memo) > ("before" in memo):  # something was worked out on the board before
+            memo.pop("before", None)  # so that memos do not chain up a game
+            self.memo = {"before": ((space,), memo)}
+        else:
+            link = memo.get("before")
+            if link is not None and len(link[0]) < MEMO_STEPS:
+                self.memo = {"before": ((*link[0], space), link[1])}
+            else:
+                self.memo = {}
         if self.known_open is None:
             return
         takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
