@@ -627,25 +627,29 @@ class HarmoniesState(State):
         return sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
-        return type(self)(
-            players=self.players,
-            options=self.options,
-            rng=self.rng.clone(),
-            ply=self.ply,
-            pouch=dict(self.pouch),
-            central=[s[:] for s in self.central],
-            display=self.display[:],
-            deck=self.deck[:],
-            cube_reserve=self.cube_reserve,
-            discarded=dict(self.discarded),
-            seats=[p.clone() for p in self.seats],
-            seat=self.seat,
-            phase=self.phase,
-            taken_space=self.taken_space,
-            hand=self.hand[:],
-            card_taken=self.card_taken,
-            end_triggered=self.end_triggered,
-        )
+        # Set field by field rather than through __init__: a search copies states by the
+        # hundred thousand, and the board side and the options are the same objects.
+        copy = object.__new__(type(self))
+        copy.players = self.players
+        copy.options = self.options
+        copy.rng = self.rng.clone()
+        copy.ply = self.ply
+        copy.pouch = dict(self.pouch)
+        copy.central = [s[:] for s in self.central]
+        copy.display = self.display[:]
+        copy.deck = self.deck[:]
+        copy.cube_reserve = self.cube_reserve
+        copy.discarded = dict(self.discarded)
+        copy.seats = [p.clone() for p in self.seats]
+        copy.seat = self.seat
+        copy.phase = self.phase
+        copy.taken_space = self.taken_space
+        copy.hand = self.hand[:]
+        copy.card_taken = self.card_taken
+        copy.end_triggered = self.end_triggered
+        copy.board = self.board
+        copy._legal = None
+        return copy
 
     def to_json(self) -> dict[str, JSON]:
         return {
