@@ -73,7 +73,7 @@ _NEED: dict[str, dict[Stack, int]] = {
 
 def turns_left(state: HarmoniesState) -> float:
     """A guess at the turns each seat still plays: the fullest board ends the game."""
-    fewest = min(player.empty_spaces() for player in state.seats)
+    fewest = min([player.empty_spaces() for player in state.seats])
     tokens = sum(state.pouch.values()) + sum(map(len, state.central))
     by_board = max(0.0, (fewest - END_EMPTY) / TOKENS_PER_TURN) + 0.5
     by_pouch = tokens / (TOKENS_PER_TURN * max(1, state.players))
@@ -106,8 +106,9 @@ def reach(tokens: int, budget: float) -> float:
 def card_prospects(state: HarmoniesState, seat: int, left: float) -> float:
     budget = left * TOKENS_PER_TURN
     total = 0.0
+    cards = c.cards()
     for card_id, placed in state.seats[seat].held:
-        if not c.cards()[card_id].spirit:
+        if not cards[card_id].spirit:
             total += card_worth(state, seat, card_id, placed, budget)
     return total
 
@@ -270,14 +271,15 @@ def _rows_after(side: str, card_id: int, spaces: tuple[int, ...]) -> Iterable[in
 
 def _bests(side: str, player: Player, card_id: int) -> list[int]:
     """Per habitat row: the fewest tokens that make its space a cube space (NEVER: none)."""
+    memo = player.memo
     key = ("bests", card_id)
-    found = player.memo.get(key)
+    found = memo.get(key)
     if found is not None:
         return found
     needs = _needs(player)
     cubes = player.cubes
     rows = _habitat_rows(side, card_id)
-    before = player.memo.get("before")
+    before = memo.get("before")
     earlier = None if before is None else before[1].get(key)
     if earlier is not None:
         found = earlier[:]
@@ -285,7 +287,7 @@ def _bests(side: str, player: Player, card_id: int) -> list[int]:
             found[r] = _best(rows[r], needs, cubes)
     else:
         found = [_best(row, needs, cubes) for row in rows]
-    player.memo[key] = found
+    memo[key] = found
     return found
 
 
@@ -310,12 +312,12 @@ def landscape_prospects(state: HarmoniesState, seat: int, left: float) -> float:
     if left < 1:
         return 0.0
     player = state.seats[seat]
-    short = player.memo.get("one short")
-    if short is None:
-        short = player.memo["one short"] = _one_short(state.board.side, player)
-    total = float(short) * ONE_SHORT
-    if state.board.water == "river":
-        total += ONE_SHORT * _river_room(state.board.side, player)
+    total = player.memo.get("one short")
+    if total is None:
+        total = float(_one_short(state.board.side, player)) * ONE_SHORT
+        if state.board.water == "river":
+            total += ONE_SHORT * _river_room(state.board.side, player)
+        player.memo["one short"] = total
     return total
 
 
