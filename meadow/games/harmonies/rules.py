@@ -648,7 +648,10 @@ class HarmoniesState(State):
         copy.card_taken = self.card_taken
         copy.end_triggered = self.end_triggered
         copy.board = self.board
-        copy._legal = None
+        # The legal list is never changed in place (apply drops it), so the copy may share
+        # it: a search that copies a state to try an action then checks it without a second
+        # list. Whoever changes a copy's fields by hand forgets it (`forget_derived`).
+        copy._legal = self._legal
         return copy
 
     def to_json(self) -> dict[str, JSON]:
