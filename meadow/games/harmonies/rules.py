@@ -53,6 +53,13 @@ _TAKES: dict[tuple[str, ...], frozenset[str]] = {
     for stack in c.LEGAL_STACKS
 }
 
+# Per stack: the colours whose open spaces a token just laid (making this stack) or a cube
+# on it may change: those the stack took before the token, and those it takes now.
+_MAY_CHANGE: dict[tuple[str, ...], frozenset[str]] = {
+    stack: _TAKES[stack] | (_TAKES[stack[:-1]] if stack else frozenset())
+    for stack in c.LEGAL_STACKS
+}
+
 
 @dataclass(slots=True)
 class Player:
@@ -88,8 +95,8 @@ class Player:
         return Player(
             self.stacks[:],
             self.cubes[:],
-            [e[:] for e in self.held],
-            [e[:] for e in self.done],
+            self.held[:],  # entries are replaced, never changed (see _apply_place_cube)
+            self.done[:],
             self.offer[:],
             self.spirit,
             self.known_lands,
@@ -152,9 +159,11 @@ class Player:
                 self.memo = {}
         if self.known_open is None:
             return
-        takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
+        stack = self.stacks[space]
+        takes = () if self.cubes[space] else _TAKES[stack]
         known_open = dict(self.known_open)
-        for colour, spaces in known_open.items():
+        for colour in _MAY_CHANGE[stack]:
+            spaces = known_open[colour]
             at = bisect_left(spaces, space)
             there = at < len(spaces) and spaces[at] == space
             if colour in takes:
@@ -380,13 +389,14 @@ class HarmoniesState(State):
     def _apply_place_cube(self, seat: int, player: Player, action: PlaceCube) -> list[Event]:
         card_id = c.card_by_slug()[action.card]
         i = _space_of(self.board.side)[action.cell]
-        entry = next(e for e in player.held if e[0] == card_id)
-        entry[1] += 1
+        k = next(k for k, e in enumerate(player.held) if e[0] == card_id)
+        entry = [card_id, player.held[k][1] + 1]
+        player.held[k] = entry  # a new entry: the board's copies share the old one
         player.cubes[i] = card_id
         player.changed(i)
         public: dict[str, JSON] = {"card": action.card, "cell": action.cell}
         if entry[1] == c.cards()[card_id].cubes:
-            player.held.remove(entry)
+            del player.held[k]
             player.done.append(entry)
             public["completed"] = True
         return [Event("place_cube", seat, public)]
