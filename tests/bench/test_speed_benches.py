@@ -3,6 +3,7 @@ of a search adding up, and the timers taken off again afterwards."""
 
 from __future__ import annotations
 
+from bench import turns
 from bench.engine import copy_costs, measure
 from bench.search import PARTS, shares
 from meadow import games
@@ -29,3 +30,12 @@ def test_the_search_bench_splits_an_iteration_and_unwinds_its_timers():
     assert share["tree"] > 0  # the parts are counted once each, never twice
     assert {name: getattr(state_class, name) for name in before} == before
     assert "evaluate" not in vars(renature)
+
+
+def test_the_turn_bench_times_evaluations_and_unwinds_its_timers():
+    states = turns.positions(1)[:2]
+    timed = turns.Timed()
+    with timed.on(turns.GAME):
+        seconds = turns.beams(states, width=2)
+    assert timed.seat_calls > 0 and 0 < timed.seat_seconds <= timed.seconds < seconds
+    assert "evaluate" not in vars(turns.GAME) and "evaluate_seat" not in vars(turns.GAME)

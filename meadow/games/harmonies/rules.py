@@ -8,7 +8,7 @@ leaves open are documented in docs/harmonies.md and marked "Open point" here.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Self
@@ -18,6 +18,7 @@ from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.harmonies import components as c
+from meadow.games.harmonies import masks as by_mask
 from meadow.games.harmonies import notation
 from meadow.games.harmonies.actions import (
     ChooseSpirit,
@@ -29,13 +30,14 @@ from meadow.games.harmonies.actions import (
     TakeTokens,
 )
 from meadow.games.harmonies.options import HarmoniesOptions
-from meadow.games.harmonies.scoring import CATEGORIES, breakdown, solo_suns
+from meadow.games.harmonies.scoring import CATEGORIES, animal_points, solo_suns
 
 SPIRIT, TURN, OVER = "spirit", "turn", "over"
 TOKENS_PER_SPACE = 3
 CENTRAL_SPACES = {True: 3, False: 5}  # solo -> 3 spaces
 DISPLAY_SIZE = {True: 3, False: 5}
 END_EMPTY_SPACES = 2
+MEMO_STEPS = 6  # changes past which a board's figures are worked out afresh
 
 _place_token = cache(PlaceToken)  # actions are immutable values: build each one once
 _place_cube = cache(PlaceCube)
@@ -51,6 +53,13 @@ _TAKES: dict[tuple[str, ...], frozenset[str]] = {
     for stack in c.LEGAL_STACKS
 }
 
+# Per stack: the colours whose open spaces a token just laid (making this stack) or a cube
+# on it may change: those the stack took before the token, and those it takes now.
+_MAY_CHANGE: dict[tuple[str, ...], frozenset[str]] = {
+    stack: _TAKES[stack] | (_TAKES[stack[:-1]] if stack else frozenset())
+    for stack in c.LEGAL_STACKS
+}
+
 
 @dataclass(slots=True)
 class Player:
@@ -62,6 +71,10 @@ class Player:
     done: list[list[int]] = field(default_factory=list)  # completed cards, same form
     offer: list[int] = field(default_factory=list)  # the 2 spirit cards dealt (variant)
     spirit: int = 0  # the spirit kept, 0 before the choice
+    # What is worked out from the board below (known_...) is shared with the board's copies,
+    # which stand the same until a token or a cube goes down: `changed` then gives the board
+    # that changed its own (copied on write), and the copies keep theirs. Most copies are of
+    # a board that stays as it is (the other seats' in a search), so they cost nothing.
     # Each space's landscape, kept up to date as tokens go down (see `lands`).
     known_lands: list[str | None] | None = field(default=None, repr=False, compare=False)
     # Per held card: where its next cube may go. Worked out when asked; forgotten when a
@@ -71,18 +84,25 @@ class Player:
     )
     # Per colour: the spaces a token of it may go on, kept up to date (see `open_spaces`).
     known_open: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
+    # What scoring and the bots' evaluation work out from the board as it stands (its stacks
+    # and cubes), by their own keys: shared with the board's copies, which stand the same
+    # until a token or a cube goes down. Then a new memo starts, which knows the last memo
+    # something was worked out in and the spaces changed since (under "before": a search's
+    # random playout lays a few tokens between two looks), to work its figures out from there.
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def clone(self) -> Player:
         return Player(
             self.stacks[:],
             self.cubes[:],
-            [e[:] for e in self.held],
-            [e[:] for e in self.done],
+            self.held[:],  # entries are replaced, never changed (see _apply_place_cube)
+            self.done[:],
             self.offer[:],
             self.spirit,
-            None if self.known_lands is None else self.known_lands[:],
-            dict(self.known_cube_spaces),
-            None if self.known_open is None else {k: v[:] for k, v in self.known_open.items()},
+            self.known_lands,
+            self.known_cube_spaces,
+            self.known_open,
+            self.memo,
         )
 
     def lands(self) -> list[str | None]:
@@ -105,25 +125,56 @@ class Player:
             }
         return self.known_open
 
+    def masks(self) -> list[int]:
+        """The board's spaces sorted by top colour and landscape (`masks.sort_spaces`)."""
+        found = self.memo.get("masks")
+        if found is None:
+            before = self.memo.get("before")
+            if before is not None and "masks" in before[1]:
+                spaces, memo = before
+                found = memo["masks"]
+                for space in spaces:
+                    found = by_mask.resort(found, space, self.stacks[space])
+            else:
+                found = by_mask.sort_spaces(self.stacks)
+            self.memo["masks"] = found
+        return found
+
     def changed(self, space: int) -> None:
         """A token or a cube went down on `space`: bring what is kept up to date."""
         if self.known_lands is not None:
-            self.known_lands[space] = c.LANDSCAPES.get(self.stacks[space])
+            lands = self.known_lands[:]
+            lands[space] = c.LANDSCAPES.get(self.stacks[space])
+            self.known_lands = lands
         self.known_cube_spaces = {}
+        memo = self.memo
+        if len(memo) > ("before" in memo):  # something was worked out on the board before
+            memo.pop("before", None)  # so that memos do not chain up a game
+            self.memo = {"before": ((space,), memo)}
+        else:
+            link = memo.get("before")
+            if link is not None and len(link[0]) < MEMO_STEPS:
+                self.memo = {"before": ((*link[0], space), link[1])}
+            else:
+                self.memo = {}
         if self.known_open is None:
             return
-        takes = () if self.cubes[space] else _TAKES[self.stacks[space]]
-        for colour, spaces in self.known_open.items():
+        stack = self.stacks[space]
+        takes = () if self.cubes[space] else _TAKES[stack]
+        known_open = dict(self.known_open)
+        for colour in _MAY_CHANGE[stack]:
+            spaces = known_open[colour]
             at = bisect_left(spaces, space)
             there = at < len(spaces) and spaces[at] == space
             if colour in takes:
                 if not there:
-                    spaces.insert(at, space)
+                    known_open[colour] = [*spaces[:at], space, *spaces[at:]]
             elif there:
-                del spaces[at]
+                known_open[colour] = spaces[:at] + spaces[at + 1 :]
+        self.known_open = known_open
 
     def empty_spaces(self) -> int:
-        return sum(1 for s in self.stacks if not s)
+        return self.stacks.count(())
 
     def animal_cubes(self) -> int:
         return sum(placed for cid, placed in self.held + self.done if not c.cards()[cid].spirit)
@@ -211,6 +262,7 @@ class HarmoniesState(State):
             player.known_lands = None
             player.known_cube_spaces = {}
             player.known_open = None
+            player.memo = {}
 
     @property
     def solo(self) -> bool:
@@ -337,13 +389,14 @@ class HarmoniesState(State):
     def _apply_place_cube(self, seat: int, player: Player, action: PlaceCube) -> list[Event]:
         card_id = c.card_by_slug()[action.card]
         i = _space_of(self.board.side)[action.cell]
-        entry = next(e for e in player.held if e[0] == card_id)
-        entry[1] += 1
+        k = next(k for k, e in enumerate(player.held) if e[0] == card_id)
+        entry = [card_id, player.held[k][1] + 1]
+        player.held[k] = entry  # a new entry: the board's copies share the old one
         player.cubes[i] = card_id
         player.changed(i)
         public: dict[str, JSON] = {"card": action.card, "cell": action.cell}
         if entry[1] == c.cards()[card_id].cubes:
-            player.held.remove(entry)
+            del player.held[k]
             player.done.append(entry)
             public["completed"] = True
         return [Event("place_cube", seat, public)]
@@ -509,11 +562,55 @@ class HarmoniesState(State):
         return dict(zip(self.board.cells, self.seats[seat].stacks, strict=True))
 
     def points(self, seat: int) -> dict[str, int]:
-        """The seat's points if the game ended now (all of it is public)."""
+        """The seat's points if the game ended now (all of it is public): `scoring.breakdown`'s
+        figures, by the board's masks."""
+        trees, mountains, fields, buildings, water = self.board_points(seat)
+        return {
+            "trees": trees,
+            "mountains": mountains,
+            "fields": fields,
+            "buildings": buildings,
+            "water": water,
+            "animals": self.animal_points(seat),
+            "spirit": self.placed_spirit_points(seat),
+        }
+
+    def points_in_parts(self, seat: int) -> tuple[int, int, int]:
+        """The seat's points now as the board's, the animal cards' and the spirit's."""
+        board = sum(self.board_points(seat))
+        return board, self.animal_points(seat), self.placed_spirit_points(seat)
+
+    def animal_points(self, seat: int) -> int:
         player = self.seats[seat]
-        animals = [(c.cards()[cid], n) for cid, n in player.held + player.done if cid < 33]
-        spirit = (c.cards()[player.spirit], player.placed(player.spirit)) if player.spirit else None
-        return breakdown(self.stacks_of(seat), self.board.side, animals, spirit)
+        cards = c.cards()
+        return sum(animal_points(cards[cid], n) for cid, n in player.held + player.done if cid < 33)
+
+    def placed_spirit_points(self, seat: int) -> int:
+        """The kept spirit's points, once its cube is down."""
+        player = self.seats[seat]
+        if player.spirit and player.placed(player.spirit) > 0:
+            return self.spirit_points(seat, player.spirit)
+        return 0
+
+    def board_points(self, seat: int) -> tuple[int, int, int, int, int]:
+        """Trees, mountains, fields, buildings and water on the seat's board."""
+        player = self.seats[seat]
+        found = player.memo.get("points")
+        if found is None:
+            board = self.board
+            found = by_mask.board_points(board.side, board.water, player.masks())
+            player.memo["points"] = found
+        return found
+
+    def spirit_points(self, seat: int, spirit: int) -> int:
+        """What a Nature's Spirit card would score on the seat's board as it stands."""
+        player = self.seats[seat]
+        key = ("spirit", spirit)
+        found = player.memo.get(key)
+        if found is None:
+            found = by_mask.spirit_points(c.cards()[spirit], self.board.side, player.masks())
+            player.memo[key] = found
+        return found
 
     def _result(self) -> Result:
         breakdowns = tuple(self.points(seat) for seat in range(self.players))
@@ -540,25 +637,32 @@ class HarmoniesState(State):
         return sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
-        return type(self)(
-            players=self.players,
-            options=self.options,
-            rng=self.rng.clone(),
-            ply=self.ply,
-            pouch=dict(self.pouch),
-            central=[s[:] for s in self.central],
-            display=self.display[:],
-            deck=self.deck[:],
-            cube_reserve=self.cube_reserve,
-            discarded=dict(self.discarded),
-            seats=[p.clone() for p in self.seats],
-            seat=self.seat,
-            phase=self.phase,
-            taken_space=self.taken_space,
-            hand=self.hand[:],
-            card_taken=self.card_taken,
-            end_triggered=self.end_triggered,
-        )
+        # Set field by field rather than through __init__: a search copies states by the
+        # hundred thousand, and the board side and the options are the same objects.
+        copy = object.__new__(type(self))
+        copy.players = self.players
+        copy.options = self.options
+        copy.rng = self.rng.clone()
+        copy.ply = self.ply
+        copy.pouch = dict(self.pouch)
+        copy.central = [s[:] for s in self.central]
+        copy.display = self.display[:]
+        copy.deck = self.deck[:]
+        copy.cube_reserve = self.cube_reserve
+        copy.discarded = dict(self.discarded)
+        copy.seats = [p.clone() for p in self.seats]
+        copy.seat = self.seat
+        copy.phase = self.phase
+        copy.taken_space = self.taken_space
+        copy.hand = self.hand[:]
+        copy.card_taken = self.card_taken
+        copy.end_triggered = self.end_triggered
+        copy.board = self.board
+        # The legal list is never changed in place (apply drops it), so the copy may share
+        # it: a search that copies a state to try an action then checks it without a second
+        # list. Whoever changes a copy's fields by hand forgets it (`forget_derived`).
+        copy._legal = self._legal
+        return copy
 
     def to_json(self) -> dict[str, JSON]:
         return {

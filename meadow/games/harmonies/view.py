@@ -132,4 +132,5 @@ def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:
         world.seats[owner].offer[k] = cid
     for player in world.seats:
         player.offer.sort()
+    world._legal = None  # a spirit offer redealt may be the mover's choice
     return world
