@@ -23,12 +23,12 @@ import contextlib
 import logging
 import math
 import os
+import queue
 import secrets
 import socket
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from meadow.server import metrics
@@ -45,6 +45,7 @@ LINE, TABLE, CHAT, FRESH = "line", "table", "chat", "fresh"
 # How long the news thread waits for a message before it turns to the channels to join
 # or leave: the most a table just loaded waits before its news begins.
 POLL_SECONDS = 0.05
+NEWS_PER_TRIP = 256  # the most news one round trip carries
 
 log = logging.getLogger("meadow.server")
 RECOUNT_SECONDS = 60.0
@@ -187,8 +188,14 @@ class RedisCluster:
         self.leases = threading.Lock()  # `look` and `hand_over`, one after the other
         self.listening: threading.Thread | None = None
         # One thread publishes, in order: a move's caller (maybe the event loop) never
-        # waits on Redis.
-        self.publishing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cluster-publish")
+        # waits on Redis. What is queued while it sends goes out together, in one round trip
+        # (under load a round trip a move cost more CPU than the move's own commit).
+        self.outbox: queue.SimpleQueue[tuple[int, str] | None] = queue.SimpleQueue()
+        self.stopping = False
+        self.publishing = threading.Thread(
+            target=self._send_news, name="cluster-publish", daemon=True
+        )
+        self.publishing.start()
 
     def start(self, on_news: News) -> None:
         """Listen for news in a thread of its own; `on_news(table, FRESH)` once this process
@@ -278,23 +285,41 @@ class RedisCluster:
     def publish(self, table_id: int, kind: str = TABLE) -> None:
         """Tell the other processes that `table_id` changed: a LINE of its log, a line
         of its CHAT, or (TABLE) its seats or status."""
-        try:
-            self.publishing.submit(self._publish, table_id, kind)
-        except RuntimeError:  # closed: the process is stopping, the others read the log
+        if self.stopping:  # the others read the log
             log.info("table %s: news not sent, the process is stopping", table_id)
+            return
+        self.outbox.put((table_id, kind))
 
-    def _publish(self, table_id: int, kind: str) -> None:
+    def _send_news(self) -> None:
+        """The publishing thread: everything queued, in order, one round trip at a time;
+        at `None`, what was queued before it goes out and the thread ends."""
+        while True:
+            news = [self.outbox.get()]
+            with contextlib.suppress(queue.Empty):
+                while len(news) < NEWS_PER_TRIP:
+                    news.append(self.outbox.get_nowait())
+            last = news[-1] is None
+            self._publish([item for item in news if item is not None])
+            if last:
+                return
+
+    def _publish(self, news: list[tuple[int, str]]) -> None:
+        if not news:
+            return
         try:
-            # The sender's name spares it reading its own news back (a hint like the rest:
-            # a forged name only delays a process until the next news or resync). The time
-            # it was sent, last, measures the news's lag; a process older than that field
-            # reads it as part of the sender's name, which is never its own either.
-            message = f"{table_id} {kind} {self.me} {time.time():.6f}"
-            self.redis.publish(self.channel(table_id), message)
+            pipe = self.redis.pipeline(transaction=False)
+            for table_id, kind in news:
+                # The sender's name spares it reading its own news back (a hint like the
+                # rest: a forged name only delays a process until the next news or resync).
+                # The time it was sent, last, measures the news's lag; a process older than
+                # that field reads it as part of the sender's name, never its own either.
+                message = f"{table_id} {kind} {self.me} {time.time():.6f}"
+                pipe.publish(self.channel(table_id), message)
+            pipe.execute()
         except Exception:
-            # The move is committed; listeners elsewhere catch up at their next news or
+            # The moves are committed; listeners elsewhere catch up at their next news or
             # resync. A refused publish must not turn an acknowledged move into an error.
-            log.exception("could not publish news of table %s", table_id)
+            log.exception("could not publish news of tables %s", [t for t, _ in news][:5])
 
     def hosts(self, table_id: int) -> bool:
         return table_id in self.hosted
@@ -392,7 +417,9 @@ class RedisCluster:
         return handed
 
     def close(self) -> None:
-        self.publishing.shutdown(wait=True)  # news of committed moves still goes out
+        self.stopping = True
+        self.outbox.put(None)
+        self.publishing.join(timeout=10)  # news of committed moves still goes out
         self.closed = True
         self.hand_over()
 

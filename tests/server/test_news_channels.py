@@ -169,6 +169,6 @@ def test_fresh_means_news_published_from_then_on_is_heard(
     for table_id in range(20, 40):
         here.hold(table_id)
         assert fresh(heard) == {table_id}
-        elsewhere._publish(table_id, LINE)  # the publishing thread's own call, in line
+        elsewhere._publish([(table_id, LINE)])  # the publishing thread's own call, in line
         assert heard.get(timeout=10) == (table_id, LINE)
     elsewhere.close()
