@@ -240,7 +240,7 @@ class Tables:
                     # bots and clock carry on from what changed.
                     self.hearing.submit(self._hold, table_id)
             elif kind == FRESH:
-                self.hearing.submit(self._hear, live, TABLE)
+                self.hearing.submit(self._hear, live, FRESH)
             elif not self._let_go(live):
                 self.hearing.submit(self._hear, live, kind)
         except RuntimeError:  # closed: the process is stopping, its listeners gone
@@ -266,16 +266,15 @@ class Tables:
 
     def _hear(self, live: LiveTable, kind: str) -> None:
         try:
-            if kind == CHAT:
+            if kind in (CHAT, FRESH):  # FRESH: whatever may have been missed, chat too
                 chat.hear(self, live)
-                return
-            if self._read_lines(live):
+            if kind == CHAT or self._read_lines(live):
                 return
             # A line's news with nothing new to read: another reader was quicker. Unless
             # the table is not at play here yet (its start's news still on its way).
             if kind != LINE or live.status != "running":
                 self._catch_up(live)
-                if kind == TABLE and live.status == "finished":
+                if kind != LINE and live.status == "finished":
                     self._announce_table(live)  # a rematch offered through another process
         except Exception:
             log.exception("table %s: could not read news from the log", live.id)

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, func, select, update
 from meadow import games
 from meadow.core.rng import Rng
 from meadow.core.undo import why_not_undoable
+from meadow.server import chat
 from meadow.server.cluster import FRESH, LINE, Alone
 from meadow.server.errors import ApiError
 from meadow.server.live import Listener, LiveTable
@@ -528,6 +529,24 @@ def test_a_table_that_begins_to_be_heard_reads_what_it_missed(hub: Tables, other
     while live.moves_made == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert live.moves_made == 1 and not live.gone
+
+
+def test_a_table_that_begins_to_be_heard_reads_the_chat_it_missed(hub: Tables, other: Tables):
+    """The chat's news, too, may have gone out before this process heard the table (CI
+    found it: a line said on one process just as a socket opened on the other)."""
+    hub.cluster = HostedElsewhere()
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    with hub.db.open() as s:
+        host = s.get(User, live.seats[0][0])
+    assert host is not None
+    chat.say(other, table_id, host, "said before this process listened")
+    assert [line["text"] for line in live.chat] == []
+    hub.follow(table_id, FRESH)
+    deadline = time.monotonic() + 10
+    while not live.chat and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [line["text"] for line in live.chat] == ["said before this process listened"]
 
 
 def test_the_clocks_look_only_at_tables_that_changed_or_whose_time_is_up(hub: Tables):
