@@ -54,13 +54,15 @@ def listening(live: LiveTable, seat: int) -> Listener:
     return Listener(live.seats[seat][0])
 
 
-def started_table(hub: Tables, names: str = "") -> int:
+def started_table(
+    hub: Tables, names: str = "", mode: str = "live", clock: dict[str, int] | None = None
+) -> int:
     with hub.db.write() as s:
         host = User(name=f"host{names}", password_hash="x")
         guest = User(name=f"guest{names}", password_hash="x")
         s.add_all([host, guest])
         s.commit()
-    table_id = hub.create(host, "topiary", 2, {}, [None, None], "live")
+    table_id = hub.create(host, "topiary", 2, {}, [None, None], mode, clock)
     hub.join(table_id, guest)
     hub.start(table_id, host)
     return table_id
@@ -415,14 +417,8 @@ def test_a_watched_table_or_one_a_bot_is_to_play_does_not_rest(hub: Tables):
 
 
 def test_a_resting_table_is_woken_when_its_clock_runs_out(hub: Tables):
-    with hub.db.write() as s:
-        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
-        s.add_all([host, guest])
-        s.commit()
     clock = {"move_seconds": 60, "grace_seconds": 30}
-    table_id = hub.create(host, "topiary", 2, {}, [None, None], "async", clock)
-    hub.join(table_id, guest)
-    hub.start(table_id, host)
+    table_id = started_table(hub, mode="async", clock=clock)
     hub.idle_seconds = 10
     live = hub.get(table_id)
     start = live.clock.turn_since
@@ -553,14 +549,7 @@ def test_the_clocks_look_only_at_tables_that_changed_or_whose_time_is_up(hub: Ta
     """Issue 26: the clock's look, twice a second, went through every table held, whether
     it moved or not; at 10,000 open tables that doubled the CPU of every move."""
     quiet = [started_table(hub, str(n)) for n in range(20)]
-    with hub.db.write() as s:
-        host, guest = User(name="host", password_hash="x"), User(name="guest", password_hash="x")
-        s.add_all([host, guest])
-        s.commit()
-    clock = {"move_seconds": 10, "grace_seconds": 5}
-    timed = hub.create(host, "topiary", 2, {}, [None, None], "live", clock)
-    hub.join(timed, guest)
-    hub.start(timed, host)
+    timed = started_table(hub, clock={"move_seconds": 10, "grace_seconds": 5})
     start = hub.get(timed).clock.turn_since
     assert hub.check_clocks(start) == 21  # every table new to memory, once
     assert hub.check_clocks(start + timedelta(seconds=1)) == 0
