@@ -2,6 +2,8 @@
 
     .venv/bin/python -m bench.differential --against HEAD~1 --games 10000 --jobs 2
     .venv/bin/python -m bench.differential --against 068f6f7 --game harmonies --games 500
+    .venv/bin/python -m bench.differential --against 460227d --game mystic_vale \
+        --first 5000 --games 5000   # games 5000..9999: a long run split over sittings
 
 Every game is played on both versions, this checkout and a git worktree of `--against`
 (made under /tmp and kept for the next run), each in processes of its own: the worktree's
@@ -168,9 +170,11 @@ def chunks(indices: list[int], size: int) -> list[list[int]]:
     return [indices[i : i + size] for i in range(0, len(indices), size)]
 
 
-def compare(game_id: str, games_count: int, old: Path, jobs: int) -> list[str]:
-    """Play `games_count` games on both sides; a line per game that differs."""
-    batches = chunks(list(range(games_count)), max(1, games_count // (4 * jobs)))
+def compare(game_id: str, first: int, games_count: int, old: Path, jobs: int) -> list[str]:
+    """Play games `first`.. (`games_count` of them) on both sides; a line per game that
+    differs."""
+    indices = list(range(first, first + games_count))
+    batches = chunks(indices, max(1, games_count // (4 * jobs)))
     jobs_list = [(root, batch) for batch in batches for root in (ROOT, old)]
 
     def run(job: tuple[Path, list[int]]) -> dict[str, str]:
@@ -215,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", required=True, help="the commit to compare with")
     parser.add_argument("--game", action="append", help="a game id (default: every game)")
     parser.add_argument("--games", type=int, default=1000, help="games per game")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first game's number (runs in parts add up)"
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
@@ -223,8 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     old = worktree(args.against)
     failed = False
     for game_id in args.game or games.ids():
-        problems = compare(game_id, args.games, old, args.jobs)
-        print(f"{game_id}: {args.games} games, {len(problems)} differ", flush=True)
+        problems = compare(game_id, args.first, args.games, old, args.jobs)
+        last = args.first + args.games - 1
+        print(
+            f"{game_id}: {args.games} games ({args.first}..{last}), {len(problems)} differ",
+            flush=True,
+        )
         for problem in problems[:3]:
             print(problem)
         failed = failed or bool(problems)

@@ -29,7 +29,7 @@ def test_options_a_player_count_refuses_are_left_out_of_it():
 
 
 def test_a_version_agrees_with_itself():
-    assert compare("topiary", 6, ROOT, jobs=1) == []
+    assert compare("topiary", 0, 6, ROOT, jobs=1) == []
 
 
 def test_a_changed_rule_is_shown_at_the_first_step_it_changes(tmp_path: Path):
@@ -39,8 +39,11 @@ def test_a_changed_rule_is_shown_at_the_first_step_it_changes(tmp_path: Path):
     source = game.read_text()
     assert "self.ply += 1" in source
     game.write_text(source.replace("self.ply += 1", "self.ply += 2"))  # an "old" version
-    problems = compare("topiary", 4, old, jobs=1)
+    problems = compare("topiary", 0, 4, old, jobs=1)
     assert len(problems) == 4
     assert problems[0].startswith("topiary game 0, step 1:")  # the views after the first move
     before, now = problems[0].split("\n")[1:]
     assert '"ply": 2' in before and '"ply": 1' in now
+    # a run in parts: games 10..11 are games 10 and 11, not 0 and 1 again
+    later = compare("topiary", 10, 2, old, jobs=1)
+    assert [p.split(",")[0] for p in later] == ["topiary game 10", "topiary game 11"]
