@@ -20,6 +20,7 @@ from meadow.core.rng import Rng
 from meadow.games.harmonies import components as c
 from meadow.games.harmonies import masks as by_mask
 from meadow.games.harmonies import notation
+from meadow.games.harmonies import view as views
 from meadow.games.harmonies.actions import (
     ChooseSpirit,
     EndTurn,
@@ -627,14 +628,10 @@ class HarmoniesState(State):
     # -- views, copies, serialisation -------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
-        from meadow.games.harmonies.view import view
-
-        return view(self, seat)
+        return views.view(self, seat)
 
     def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
-        from meadow.games.harmonies.view import sample_hidden
-
-        return sample_hidden(self, seat, rng)
+        return views.sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
         # Set field by field rather than through __init__: a search copies states by the

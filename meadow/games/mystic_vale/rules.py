@@ -8,9 +8,7 @@ cards are numbered 0..19 inside the engine and shown as c1..c20.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Self
 
@@ -20,6 +18,7 @@ from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.mystic_vale import components as c
 from meadow.games.mystic_vale import notation
+from meadow.games.mystic_vale import view as views
 from meadow.games.mystic_vale.actions import (
     BuyAdvancement,
     BuyVale,
@@ -36,6 +35,8 @@ from meadow.games.mystic_vale.actions import (
     StopPrep,
     UseAbility,
 )
+from meadow.games.mystic_vale.druid import Druid, Harvest, shown_abilities
+from meadow.games.mystic_vale.explain import why_illegal
 from meadow.games.mystic_vale.options import MysticValeOptions
 from meadow.games.mystic_vale.scoring import (
     card_decay,
@@ -62,62 +63,6 @@ CHOIR = "chor_des_erdengesangs"  # buys sleeved onto its own card for 2 mana les
 HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
 
 
-@dataclass(slots=True)
-class Druid:
-    """One player: 20 sleeved cards, where each one is, vale cards, VP and the mana token."""
-
-    cards: list[list[str | None]]  # per card: the advancement type in each position
-    band: list[int]  # per card: the position whose vertical ability shows, -1 if none
-    deck: list[int]  # face down, the top is the last
-    on_deck: int | None = None
-    field: list[int] = dataclasses.field(default_factory=list)
-    discard: list[int] = dataclasses.field(default_factory=list)
-    known_top: int = 0  # top cards of the deck their owner has looked at
-    vales: list[list[Any]] = dataclasses.field(default_factory=list)  # [vale id, turn bought]
-    boxed_vales: list[str] = dataclasses.field(
-        default_factory=list
-    )  # spent vales returned to the box
-    vp: int = 0
-    mana_token: bool = False  # True: the blue, active side
-    turn: int = 0  # own turns begun
-    # -- for the current turn (Prep already belongs to the next one) --
-    used: list[str] = dataclasses.field(default_factory=list)
-    growth_bonus: int = 0
-    aether: list[int] = dataclasses.field(default_factory=list)
-    spoiled: bool = False
-    fresh: list[list[int]] = dataclasses.field(
-        default_factory=list
-    )  # [card, position] sleeved this turn
-    kept: list[int] = dataclasses.field(default_factory=list)  # kept in the field by Brutplatz
-
-    def clone(self) -> Druid:
-        return Druid(
-            [s[:] for s in self.cards],
-            self.band[:],
-            self.deck[:],
-            self.on_deck,
-            self.field[:],
-            self.discard[:],
-            self.known_top,
-            [v[:] for v in self.vales],
-            self.boxed_vales[:],
-            self.vp,
-            self.mana_token,
-            self.turn,
-            self.used[:],
-            self.growth_bonus,
-            self.aether[:],
-            self.spoiled,
-            [f[:] for f in self.fresh],
-            self.kept[:],
-        )
-
-    def abilities(self, card: int) -> tuple[tuple[int, str], ...]:
-        """(position, ability) of the abilities that show on a card."""
-        return _shown_abilities(tuple(self.cards[card]), self.band[card])
-
-
-@cache
 def _affordable(vid: str, spirits: tuple[tuple[str, int], ...]) -> bool:
     """Whether spirits on hand pay for a vale (asked for every vale at every harvest step)."""
     return pay_spirits(c.vales()[vid].cost, dict(spirits)) is not None
@@ -162,21 +107,8 @@ def _plain_buys(
 @cache
 def _card_decay_growth(slots: tuple[str | None, ...], band: int, aether: bool) -> tuple[int, int]:
     """(decay, growth) a card shows, its abilities applied."""
-    active = {a for _, a in _shown_abilities(slots, band)}
+    active = {a for _, a in shown_abilities(slots, band)}
     return card_decay(slots, active, aether), card_symbol(slots, "growth")
-
-
-@cache
-def _shown_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[int, str], ...]:
-    """A vertical band shows only at its own position; other abilities always show."""
-    shown = []
-    for pos, type_id in enumerate(slots):
-        if type_id is None:
-            continue
-        adv = c.advancements()[type_id]
-        if adv.ability and (not adv.vertical or band == pos):
-            shown.append((pos, adv.ability))
-    return tuple(shown)
 
 
 @cache
@@ -185,7 +117,7 @@ def _on_play_positions(slots: tuple[str | None, ...], band: int) -> tuple[int, .
     table = c.advancements()
     return tuple(
         pos
-        for pos, _ in _shown_abilities(slots, band)
+        for pos, _ in shown_abilities(slots, band)
         if table[slots[pos]].timing == "on_play"  # type: ignore[index]
     )
 
@@ -193,7 +125,7 @@ def _on_play_positions(slots: tuple[str | None, ...], band: int) -> tuple[int, .
 @cache
 def _harvest_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[int, str], ...]:
     """(position, ability) of the harvest abilities a card shows."""
-    return tuple((pos, a) for pos, a in _shown_abilities(slots, band) if a in HARVEST_ABILITIES)
+    return tuple((pos, a) for pos, a in shown_abilities(slots, band) if a in HARVEST_ABILITIES)
 
 
 @cache
@@ -223,7 +155,7 @@ def _holders(abilities: tuple[str, ...]) -> frozenset[str]:
 @cache
 def _shows(slots: tuple[str | None, ...], band: int, ability: str) -> bool:
     """Whether a card shows this ability."""
-    return any(a == ability for _, a in _shown_abilities(slots, band))
+    return any(a == ability for _, a in shown_abilities(slots, band))
 
 
 # Actions are immutable values: the ones offered again and again are built once.
@@ -235,38 +167,6 @@ _use_ability = cache(UseAbility)
 _buy_advancement = cache(BuyAdvancement)
 _buy_vale = cache(BuyVale)
 _sleeve = cache(Sleeve)
-
-
-@dataclass(slots=True)
-class Harvest:
-    """What the active player has to spend during this Harvest."""
-
-    mana_earned: int = 0
-    mana_doublable: int = 0  # earned from card symbols, advancement abilities, a spent token
-    mana_spent: int = 0
-    spirits: dict[str, int] = dataclasses.field(default_factory=dict)
-    advancements_bought: int = 0
-    vales_bought: int = 0
-    buy_limit: int = c.BUY_LIMIT
-    to_sleeve: list[list[Any]] = dataclasses.field(
-        default_factory=list
-    )  # [copy, forced card or -1]
-    resolved: list[list[int]] = dataclasses.field(default_factory=list)  # harvest abilities done
-    erdenwiege: int = 0  # Erdenwiege bought: each counts the vales when the Harvest ends
-
-    def clone(self) -> Harvest:
-        return Harvest(
-            self.mana_earned,
-            self.mana_doublable,
-            self.mana_spent,
-            dict(self.spirits),
-            self.advancements_bought,
-            self.vales_bought,
-            self.buy_limit,
-            [s[:] for s in self.to_sleeve],
-            [r[:] for r in self.resolved],
-            self.erdenwiege,
-        )
 
 
 class MysticValeState(State):
@@ -1169,21 +1069,15 @@ class MysticValeState(State):
         return self._apply_sleeve(action)
 
     def _why_illegal(self, action: Action) -> str:
-        from meadow.games.mystic_vale.explain import why_illegal
-
         return why_illegal(self, action)
 
     # -- views, copies, serialisation ---------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
-        from meadow.games.mystic_vale.view import view
-
-        return view(self, seat)
+        return views.view(self, seat)
 
     def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
-        from meadow.games.mystic_vale.view import sample_hidden
-
-        return sample_hidden(self, seat, rng)
+        return views.sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
         return type(self)(
@@ -1212,15 +1106,11 @@ class MysticValeState(State):
         )
 
     def to_json(self) -> dict[str, JSON]:
-        from meadow.games.mystic_vale.view import state_to_json
-
-        return state_to_json(self)
+        return views.state_to_json(self)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> MysticValeState:
-        from meadow.games.mystic_vale.view import state_from_json
-
-        return state_from_json(cls, data)
+        return views.state_from_json(cls, data)
 
     _parse = staticmethod(notation.parse)
 

@@ -16,12 +16,8 @@ from functools import cache
 
 from meadow.core.actions import Event
 from meadow.games.mystic_vale import components as c
-from meadow.games.mystic_vale.rules import (
-    HARVEST,
-    Druid,
-    MysticValeState,
-    _shown_abilities,
-)
+from meadow.games.mystic_vale.druid import Druid, shown_abilities
+from meadow.games.mystic_vale.rules import HARVEST, MysticValeState
 from meadow.games.mystic_vale.scoring import card_decay
 
 # Decay a druid lets show before it stops pushing: Prep stops at 3, a spoil comes at 4.
@@ -60,7 +56,7 @@ class Yield:
 def card_yield(slots: tuple[str | None, ...], band: int) -> Yield:
     """A card's yield per play, its shown abilities applied (cached: few distinct cards)."""
     table = c.advancements()
-    active = {a for _, a in _shown_abilities(slots, band)}
+    active = {a for _, a in shown_abilities(slots, band)}
     vp = mana = spirits = growth = 0.0
     for type_id in slots:
         if type_id is None:

@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from meadow.core.actions import JSON
 from meadow.core.rng import Rng
 from meadow.games.mystic_vale import components as c
+from meadow.games.mystic_vale.druid import Druid, Harvest
+from meadow.games.mystic_vale.options import MysticValeOptions
 
 if TYPE_CHECKING:
-    from meadow.games.mystic_vale.rules import Druid, MysticValeState
+    from meadow.games.mystic_vale.rules import MysticValeState
 
 S = TypeVar("S", bound="MysticValeState")
 
@@ -253,9 +255,6 @@ def state_to_json(state: MysticValeState) -> dict[str, JSON]:
 
 
 def state_from_json(cls: type[S], data: Mapping[str, Any]) -> S:
-    from meadow.games.mystic_vale.options import MysticValeOptions
-    from meadow.games.mystic_vale.rules import Druid, Harvest
-
     h = data["harvest"]
     choice = data["choice"]
     return cls(

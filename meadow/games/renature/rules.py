@@ -19,6 +19,7 @@ from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.renature import components as c
 from meadow.games.renature import notation
+from meadow.games.renature import view as views
 from meadow.games.renature.actions import (
     ChangeJoker,
     DiscardDomino,
@@ -33,6 +34,7 @@ from meadow.games.renature.actions import (
 )
 from meadow.games.renature.board import Board
 from meadow.games.renature.brook import Brook, Layout, layout
+from meadow.games.renature.explain import why_illegal
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.scoring import (
     NEUTRAL,
@@ -655,8 +657,6 @@ class RenatureState(State):
     # -- why not ----------------------------------------------------------------------
 
     def _why_illegal(self, action: Action) -> str:
-        from meadow.games.renature.explain import why_illegal
-
         return why_illegal(self, action)
 
     # -- result -----------------------------------------------------------------------
@@ -691,14 +691,10 @@ class RenatureState(State):
     # -- views, copies, serialisation -------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
-        from meadow.games.renature.view import view
-
-        return view(self, seat)
+        return views.view(self, seat)
 
     def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
-        from meadow.games.renature.view import sample_hidden
-
-        return sample_hidden(self, seat, rng)
+        return views.sample_hidden(self, seat, rng)
 
     def clone(self) -> Self:
         copy = type(self)(

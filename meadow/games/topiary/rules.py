@@ -17,6 +17,7 @@ from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.topiary import components as c
 from meadow.games.topiary import notation
+from meadow.games.topiary import view as views
 from meadow.games.topiary.actions import KeepTiles, PlaceTile, PlaceVisitor, SkipTake, TakeTile
 from meadow.games.topiary.options import TopiaryOptions
 from meadow.games.topiary.scoring import LineScore, hand_points, score_line
@@ -310,14 +311,10 @@ class TopiaryState(State):
     # -- views and hidden information -------------------------------------------------
 
     def view(self, seat: int | None) -> dict[str, JSON]:
-        from meadow.games.topiary.view import view
-
-        return view(self, seat)
+        return views.view(self, seat)
 
     def sample_hidden(self, seat: int | None, rng: Rng) -> Self:
-        from meadow.games.topiary.view import sample_hidden
-
-        return sample_hidden(self, seat, rng)
+        return views.sample_hidden(self, seat, rng)
 
     # -- copies and serialisation -----------------------------------------------------
 
