@@ -37,12 +37,18 @@ def weights(pairs: list[str]) -> dict[str, float]:
         name, sep, value = pair.partition("=")
         module = planning if hasattr(planning, name) else turns if hasattr(turns, name) else None
         if not sep or module is None or not isinstance(getattr(module, name), int | float):
-            raise SystemExit(f"--set {pair!r}: expected NAME=NUMBER, NAME a weight of planning.py")
+            raise SystemExit(
+                f"--set {pair!r}: expected NAME=NUMBER, NAME a weight of planning.py or turns.py"
+            )
         try:
             found[name] = float(value) if "." in value else int(value)
         except ValueError:
             raise SystemExit(f"--set {pair!r}: {value!r} is not a number") from None
     return found
+
+
+def label(changed: dict[str, float]) -> str:
+    return " ".join(f"{k}={v}" for k, v in changed.items()) or "as shipped"
 
 
 def apply_weights(changed: dict[str, float]) -> None:
@@ -95,9 +101,8 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--bots names two bots; -n and --jobs are 1 or more")
     run = {"set": changed, "bots": list(bots), "seed": args.seed, "n": args.n, "commit": commit()}
     run |= play(changed, bots, args.n, args.seed, args.jobs)
-    label = " ".join(f"{k}={v}" for k, v in changed.items()) or "as shipped"
     print(
-        f"{label}: {bots[0]} {fmean(run['first']):.1f} against {bots[1]} "
+        f"{label(changed)}: {bots[0]} {fmean(run['first']):.1f} against {bots[1]} "
         f"{fmean(run['other']):.1f}, wins {run['wins']:g} of {args.n}"
     )
     if args.record is None:
@@ -107,8 +112,7 @@ def main(argv: list[str] | None = None) -> None:
         earlier = [json.loads(line) for line in args.record.read_text().splitlines() if line]
     for before in earlier:
         if (before["bots"], before["seed"], before["n"]) == (run["bots"], args.seed, args.n):
-            label_before = " ".join(f"{k}={v}" for k, v in before["set"].items()) or "as shipped"
-            print(f"  against {label_before}: {paired(run, before)}")
+            print(f"  against {label(before['set'])}: {paired(run, before)}")
     with args.record.open("a", encoding="utf-8") as out:
         out.write(json.dumps(run) + "\n")
 

@@ -68,7 +68,6 @@ class Druid:
 
 
 @cache
-@cache
 def shown_abilities(slots: tuple[str | None, ...], band: int) -> tuple[tuple[int, str], ...]:
     """A vertical band shows only at its own position; other abilities always show."""
     shown = []

@@ -63,6 +63,7 @@ CHOIR = "chor_des_erdengesangs"  # buys sleeved onto its own card for 2 mana les
 HARVEST_ABILITIES = ("aurora", "magischer_samen", "baumkronen_erkunder", "wachstumsueberlauf")
 
 
+@cache
 def _affordable(vid: str, spirits: tuple[tuple[str, int], ...]) -> bool:
     """Whether spirits on hand pay for a vale (asked for every vale at every harvest step)."""
     return pay_spirits(c.vales()[vid].cost, dict(spirits)) is not None
