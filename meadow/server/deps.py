@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import functools
+import inspect
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
 
 from fastapi import Depends, Request
+from fastapi.routing import APIRoute
 from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 
@@ -79,6 +83,35 @@ def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
     # waiting for another would starve the pool under load.
     s.commit()
     return user
+
+
+class DatabaseRoute(APIRoute):
+    """A route whose plain-function endpoint hands its database sessions' connections back
+    before it leaves its worker thread.
+
+    FastAPI closes a `Depends` session only after it has checked the endpoint's reply, and
+    for a plain function it checks the reply in a worker thread. So a finished request kept
+    its connection while it waited for a thread, and under a burst (200 lobby reads at once)
+    every thread waited for a connection held by a request waiting for a thread: the server
+    answered nobody (fastapi#3205). A connection taken in a thread now goes back in it."""
+
+    def __init__(self, path: str, endpoint: Callable[..., Any], **kwargs: Any) -> None:
+        if not inspect.iscoroutinefunction(endpoint):
+            endpoint = _closing_sessions(endpoint)
+        super().__init__(path, endpoint, **kwargs)
+
+
+def _closing_sessions(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(endpoint)  # FastAPI reads the endpoint's own signature through it
+    def run(**arguments: Any) -> Any:
+        try:
+            return endpoint(**arguments)
+        finally:
+            for value in arguments.values():
+                if isinstance(value, DbSession):
+                    value.close()  # what is loaded stays readable; nothing uncommitted is kept
+
+    return run
 
 
 async def site_limits(request: HTTPConnection) -> Limits:

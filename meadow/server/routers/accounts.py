@@ -22,6 +22,7 @@ from starlette.concurrency import run_in_threadpool
 
 from meadow.server import auth, metrics, people
 from meadow.server.deps import (
+    DatabaseRoute,
     database,
     db_session,
     db_writer,
@@ -36,7 +37,7 @@ from meadow.server.settings import Settings
 from meadow.store import Database, Mute, Session, User
 from meadow.store.models import name_key
 
-router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+router = APIRouter(prefix="/api/accounts", tags=["accounts"], route_class=DatabaseRoute)
 
 # The limits' refusals (per address, per name from an address) and the hashing queue's.
 LIMITED = refusals(429)

@@ -11,12 +11,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
 from meadow.server import people
-from meadow.server.deps import db_session, db_writer, signed_in
+from meadow.server.deps import DatabaseRoute, db_session, db_writer, signed_in
 from meadow.server.errors import ApiError, refusals
 from meadow.server.routers.tables import MAX_ID
 from meadow.store import AuditEntry, ChatMessage, User
 
-router = APIRouter(prefix="/api/admin", tags=["admin"])
+router = APIRouter(prefix="/api/admin", tags=["admin"], route_class=DatabaseRoute)
 
 PersonId = Annotated[int, Path(ge=1, le=MAX_ID, description="The person's number.")]
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's number.")]

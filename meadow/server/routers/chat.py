@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 
 from meadow.server import chat
 from meadow.server.deps import (
+    DatabaseRoute,
     db_session,
     db_writer,
     settings,
@@ -31,7 +32,7 @@ from meadow.server.settings import Settings
 from meadow.server.tables import Tables
 from meadow.store import Table, User
 
-router = APIRouter(prefix="/api", tags=["chat"])
+router = APIRouter(prefix="/api", tags=["chat"], route_class=DatabaseRoute)
 
 
 class ChatIn(BaseModel):

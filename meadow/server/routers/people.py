@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
 from meadow.server import auth, people
-from meadow.server.deps import database, db_writer, settings, signed_in, site_limits
+from meadow.server.deps import DatabaseRoute, database, db_writer, settings, signed_in, site_limits
 from meadow.server.errors import ApiError, refusals
 from meadow.server.limits import Limits, Rule, TooMany
 from meadow.server.mail import Mailer
@@ -21,7 +21,7 @@ from meadow.server.routers.accounts import EMAIL_PATTERN, Me, _mark, _signed_in,
 from meadow.server.settings import Settings
 from meadow.store import Database, Session, Token, User
 
-router = APIRouter(prefix="/api/accounts", tags=["accounts"])
+router = APIRouter(prefix="/api/accounts", tags=["accounts"], route_class=DatabaseRoute)
 log = logging.getLogger("meadow.server")
 
 NO_MAIL = "this server sends no e-mail: ask its host for a link to set a new password"

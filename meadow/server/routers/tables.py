@@ -19,14 +19,14 @@ from meadow import games
 from meadow.bots import levels
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import chat, outbound
-from meadow.server.deps import db_session, session_of, signed_in, tables, viewer
+from meadow.server.deps import DatabaseRoute, db_session, session_of, signed_in, tables, viewer
 from meadow.server.drain import RESTARTING, Drain
 from meadow.server.errors import ApiError, refusals
 from meadow.server.live import Listener, LiveTable
 from meadow.server.tables import Tables
 from meadow.store import Rating, Seat, Table, User
 
-router = APIRouter(prefix="/api", tags=["tables"])
+router = APIRouter(prefix="/api", tags=["tables"], route_class=DatabaseRoute)
 
 INVITE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what secrets.token_urlsafe makes
 MAX_ID = 2**31 - 1  # what every SQL database stores in an integer column
