@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+import traceback
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+log = logging.getLogger("meadow.store")
 
 
 class Database:
@@ -46,6 +50,8 @@ class Database:
             )
             event.listen(self.write_engine, "connect", _sqlite_pragmas)
             event.listen(self.write_engine, "begin", _begin_immediate)
+        for engine in {self.engine, self.write_engine}:
+            _warn_of_a_second_connection(engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
         self.write_session = sessionmaker(self.write_engine, expire_on_commit=False)
 
@@ -134,6 +140,46 @@ def migrations_head() -> str:
 
 
 MIGRATION_LOCK = 0x4D454144  # "MEAD": the advisory lock key that serialises migrations
+
+
+def _warn_of_a_second_connection(engine: Engine) -> None:
+    """Log a thread that takes a second connection of one pool while it holds one.
+
+    Every worker thread doing so at once would wait for ever on the others' connections,
+    as a burst of requests did once (tests/server/attacks/test_bursts.py). On PostgreSQL
+    reading and writing share one pool, so a route must hand its reading session's
+    connection back before it writes through the tables."""
+    holders: dict[int, int] = {}  # connection record -> thread
+    lock = threading.Lock()
+
+    def checkout(_dbapi: Any, record: Any, _proxy: Any) -> None:
+        thread = threading.get_ident()
+        with lock:
+            second = thread in holders.values()
+            holders[id(record)] = thread
+        if second:
+            log.warning(
+                "a thread took a second database connection while holding one (a burst "
+                "can deadlock the pool):\n%s",
+                "".join(traceback.format_list(_meadow_frames())),
+            )
+
+    def checkin(_dbapi: Any, record: Any) -> None:
+        with lock:
+            holders.pop(id(record), None)
+
+    event.listen(engine, "checkout", checkout)
+    event.listen(engine, "checkin", checkin)
+
+
+def _meadow_frames() -> list[traceback.FrameSummary]:
+    """The calls of Meadow's own code that led here (not the libraries' nor this module's)."""
+    package = str(Path(__file__).parents[1])
+    return [
+        frame
+        for frame in traceback.extract_stack()
+        if frame.filename.startswith(package) and frame.filename != __file__
+    ]
 
 
 def _begin_deferred(connection: Any) -> None:

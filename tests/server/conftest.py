@@ -119,9 +119,11 @@ class Server:
         return Client(http)
 
     def assert_logs_clean(self) -> None:
-        """No log line holds a password hash or a token a client was given."""
+        """No log line holds a password hash or a token a client was given, and no thread
+        held two database connections of one pool (see `meadow.store.db`)."""
         for log in self.data_dir.glob("server-*.log"):
             text = log.read_text(errors="replace")
+            assert "second database connection" not in text, text[-3000:]
             assert "$argon2" not in text, f"{log.name} holds a password hash"
             leaked = [token for token in ISSUED if token in text]
             assert not leaked, f"{log.name} holds {len(leaked)} issued token(s)"

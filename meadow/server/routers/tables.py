@@ -230,7 +230,9 @@ def join_by_invitation(
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
 ) -> Joined:
-    return Joined(seat=hub.join(_invited(s, code).id, user))
+    table_id = _invited(s, code).id
+    s.commit()  # hand the connection back: the join takes its own (one pool on PostgreSQL)
+    return Joined(seat=hub.join(table_id, user))
 
 
 def _invited(s: DbSession, code: str) -> Table:
