@@ -316,7 +316,15 @@ async def run(args: argparse.Namespace) -> None:
             Player(f"http://127.0.0.1:{ports[i % len(ports)]}", f"load{stamp % 100000}-{i}")
             for i in range(2 * args.tables)
         ]
-        await asyncio.gather(*(p.sign_up() for p in players))
+        # A few sign-ups at a time: each hashes a password (argon2, some 50 ms of a core),
+        # and hundreds at once would wait past the client's timeout on a busy machine.
+        hashing = asyncio.Semaphore(8)
+
+        async def sign_up(player: Player) -> None:
+            async with hashing:
+                await player.sign_up()
+
+        await asyncio.gather(*(sign_up(p) for p in players))
         pairs = [
             (
                 [ports[(2 * t) % len(ports)], ports[(2 * t + 1) % len(ports)]],
