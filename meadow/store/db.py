@@ -17,6 +17,8 @@ from sqlalchemy.orm import sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 log = logging.getLogger("meadow.store")
+# How the warning of `_warn_of_a_second_connection` begins (the server tests look for it).
+SECOND_CONNECTION = "a thread took a second database connection while holding one"
 
 
 class Database:
@@ -159,8 +161,8 @@ def _warn_of_a_second_connection(engine: Engine) -> None:
             holders[id(record)] = thread
         if second:
             log.warning(
-                "a thread took a second database connection while holding one (a burst "
-                "can deadlock the pool):\n%s",
+                "%s (a burst can deadlock the pool):\n%s",
+                SECOND_CONNECTION,
                 "".join(traceback.format_list(_meadow_frames())),
             )
 

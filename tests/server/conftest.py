@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from meadow.store.db import SECOND_CONNECTION
+
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
 T = TypeVar("T")
 
@@ -123,7 +125,7 @@ class Server:
         held two database connections of one pool (see `meadow.store.db`)."""
         for log in self.data_dir.glob("server-*.log"):
             text = log.read_text(errors="replace")
-            assert "second database connection" not in text, text[-3000:]
+            assert SECOND_CONNECTION not in text, text[-3000:]
             assert "$argon2" not in text, f"{log.name} holds a password hash"
             leaked = [token for token in ISSUED if token in text]
             assert not leaked, f"{log.name} holds {len(leaked)} issued token(s)"

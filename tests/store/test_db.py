@@ -10,8 +10,7 @@ import pytest
 from sqlalchemy import text
 
 from meadow.store import Database
-
-SECOND = "second database connection"
+from meadow.store.db import SECOND_CONNECTION as SECOND
 
 
 def test_a_thread_taking_a_second_connection_of_a_pool_is_logged_with_its_calls(
