@@ -24,6 +24,9 @@ Differences that remain: the other engine has 26 animal cards (ours 32), no Natu
 (off here anyway, the default), a cube is placed by space only (it picks the first held card
 that fits; ours names the card), cards stay held after completion (at most 4 ever), and its
 animal card and river checks work on float coordinates.
+
+The compiled (Rust) engine of miles2542/harmonies-bot is measured beside Meadow, with spirits
+on, by `bench/harmonies_rust_peer.py`, which reuses `measure` below.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -61,11 +64,18 @@ def measure(
     is_over: Callable[[Any], bool],
     is_end_turn: Callable[[Any], bool],
     seconds: float,
-) -> dict[str, float]:
-    """Play random games for about `seconds`; count games, decisions, turns, legal options."""
+    scores: Callable[[Any], Sequence[float]] | None = None,
+) -> dict[str, Any]:
+    """Play random games for about `seconds`; count games, decisions, turns, legal options.
+
+    With `scores`, also the mean final score per seat (`mean_score`); the call is left out of
+    the wall time, since the engine has already scored the game inside its last apply.
+    """
     rng = Rng(2026)
     played = decisions = offered = turns = 0
     busy = 0.0  # time inside legal + apply only
+    untimed = 0.0  # inside `scores`
+    totals: list[float] = []
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         state = setup(played)
@@ -81,8 +91,13 @@ def measure(
             offered += len(options)
             turns += is_end_turn(choice)
         played += 1
-    elapsed = time.perf_counter() - started
-    return {
+        if scores is not None:
+            t0 = time.perf_counter()
+            final = scores(state)
+            totals = [a + b for a, b in zip(totals, final, strict=True)] if totals else [*final]
+            untimed += time.perf_counter() - t0
+    elapsed = time.perf_counter() - started - untimed
+    figures: dict[str, Any] = {
         "games": played,
         "games_per_s": played / elapsed,
         "decisions_per_s": decisions / busy,
@@ -90,17 +105,24 @@ def measure(
         "decisions_per_game": decisions / played,
         "turns_per_game": turns / played,
     }
+    if scores is not None:
+        figures["mean_score"] = [total / played for total in totals]
+    return figures
 
 
-def measure_ours(seconds: float) -> dict[str, float]:
+def measure_ours(
+    seconds: float, options: dict[str, Any] | None = None, with_scores: bool = False
+) -> dict[str, Any]:
+    """Meadow's random games; `options` as the game's (default: side A, no spirits)."""
     game = games.get("harmonies")
     return measure(
-        setup=lambda seed: game.setup(PLAYERS, seed=seed),
+        setup=lambda seed: game.setup(PLAYERS, options, seed=seed),
         legal=lambda state: state.legal_actions(),
         apply=lambda state, action: state.apply(action),
         is_over=lambda state: state.is_over,
         is_end_turn=lambda action: isinstance(action, EndTurn),
         seconds=seconds,
+        scores=(lambda state: state.result().scores) if with_scores else None,
     )
 
 
@@ -178,7 +200,7 @@ class OtherEngine:
         if not ok:
             raise RuntimeError(f"the other engine refused {decision}")
 
-    def measure(self, seconds: float) -> dict[str, float]:
+    def measure(self, seconds: float) -> dict[str, Any]:
         with contextlib.redirect_stdout(io.StringIO()):  # it prints the winner of each game
             return measure(
                 setup=self.setup,
