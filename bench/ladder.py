@@ -45,7 +45,7 @@ from typing import Any
 from meadow import games
 from meadow.bots import make_bot, observe
 from meadow.bots.levels import LADDER_FILE, LEVELS, spec_for
-from meadow.cli.tournament import Match, seating, wilson
+from meadow.cli.tournament import Match, decide, seating, wilson
 from meadow.core.rng import Rng
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-odds
@@ -204,7 +204,7 @@ def play_timed(match: Match) -> tuple[list[int], list[int], list[float], list[tu
         assert seat is not None
         observation = observe(state, seat)
         started = time.perf_counter()
-        action = bots[seat].choose(observation, rng)
+        action = decide(bots[seat], observation, rng, match, state)
         if len(observation.legal) > 1:
             seconds, decisions = thought[seat]
             thought[seat] = (seconds + time.perf_counter() - started, decisions + 1)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import tempfile
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from statistics import fmean
 from typing import TypeVar
 
@@ -13,13 +17,21 @@ import typer
 from rich.table import Table
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import Bot, make_bot, observe
+from meadow.bots.base import Observation
+from meadow.bots.bounds import Overran, hard_bound
 from meadow.cli import app, console
 from meadow.cli.common import game_options, progress
+from meadow.core.actions import Action
 from meadow.core.errors import MeadowError
+from meadow.core.game import State
 from meadow.core.rng import Rng, new_seed
 
 T = TypeVar("T")
+
+# Seconds any one decision may take before its game is stopped: far past every level's
+# budget (a level thinks 3 s at most), so only a think that does not end meets it.
+BOUND = 60.0
 
 
 @dataclass(frozen=True)
@@ -30,6 +42,7 @@ class Match:
     specs: tuple[str, ...]
     seed: int
     index: int
+    bound: float = BOUND
 
 
 def seating(specs: tuple[str, ...], players: int, index: int) -> list[int]:
@@ -51,10 +64,37 @@ def play_match(match: Match) -> tuple[list[int], list[int], list[float]]:
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
-        state.apply(bots[seat].choose(observe(state, seat), rng))
+        state.apply(decide(bots[seat], observe(state, seat), rng, match, state))
     result = state.result()
     shares = [1 / len(result.winners) if s in result.winners else 0.0 for s in range(match.players)]
     return who, list(result.scores), shares
+
+
+def decide(bot: Bot, observation: Observation, rng: Rng, match: Match, state: State) -> Action:
+    """The bot's choice. A think past `match.bound` seconds is a bug in a bot or a game: the
+    game stops, and the position and where the think was are kept in a file for its fix.
+
+    Raises:
+        MeadowError: the think was stopped; the message names the game and the file.
+    """
+    try:
+        with hard_bound(match.bound):
+            return bot.choose(observation, rng)
+    except Overran as stopped:
+        seat = observation.seat
+        spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
+        kept = Path(tempfile.gettempdir()) / (
+            f"overran-{match.game_id}-seed{match.seed}-game{match.index}-ply{state.ply}.json"
+        )
+        where = {"match": match.__dict__, "seat": seat, "bot": spec, "ply": state.ply}
+        where["stopped_in"] = traceback.format_exception(stopped)
+        where["state"] = state.to_json()
+        kept.write_text(json.dumps(where, indent=1, default=str), encoding="utf-8")
+        raise MeadowError(
+            f"{spec} in seat {seat} thought past {match.bound:g} s at ply {state.ply} of "
+            f"game {match.index} (seed {match.seed}) and was stopped; the position and where "
+            f"its think was are in {kept}"
+        ) from None
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -1158,12 +1158,21 @@ class Tables:
             limit = self.bot_rules.max_seconds
             started = time.perf_counter()
             with metrics.BOTS_THINKING.track_inprogress():
-                thought = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
-                move = thought.result()
+                future = self.thinkers.submit(think, live.game.id, state, seat, bot_name, limit)
+                thought = future.result()
             metrics.of_game(live.game.id).think_seconds.observe(time.perf_counter() - started)
+            if thought.overran:
+                log.warning(
+                    "table %s: bot %s overran its %g s at move %s and was stopped; "
+                    "a random legal move was played for it",
+                    live.id,
+                    bot_name,
+                    limit,
+                    expected,
+                )
             if self.handing_over:
                 return  # the table's new host thinks again for it
-            self.submit(live.id, seat, expected, move)
+            self.submit(live.id, seat, expected, thought.move)
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:

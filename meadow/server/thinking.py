@@ -9,10 +9,11 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
-from typing import Any
+from typing import Any, NamedTuple
 
 from meadow import games
 from meadow.bots import Bot, make_bot, observe
+from meadow.bots.bounds import GRACE, Overran, hard_bound
 from meadow.bots.levels import Bounded
 from meadow.core.rng import Rng, new_seed
 
@@ -26,15 +27,33 @@ def thinkers(workers: int) -> ProcessPoolExecutor:
     )
 
 
-def think(game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, limit: float) -> str:
+class Thought(NamedTuple):
+    """A worker's answer: the move, and whether the bot overran its bound (then the move
+    is a random legal one, played in its place)."""
+
+    move: str
+    overran: bool = False
+
+
+def think(
+    game_id: str, state_json: dict[str, Any], seat: int, bot_name: str, limit: float
+) -> Thought:
     """In a worker process: the bot's move, chosen from its seat's observation only, in at
-    most `limit` seconds of search whatever budget its name asks for."""
+    most `limit` seconds of search whatever budget its name asks for. A bot still thinking
+    `GRACE` seconds past that is stopped (`hard_bound`) and a random legal move is played:
+    a table never waits on a think that does not end."""
     state = games.get(game_id).state_from_json(state_json)
     observation = observe(state, seat)  # the bot's only window on the game
     bot = _kept(game_id, bot_name, seat)
     if isinstance(bot, Bounded):  # MCTS, the turn planner, a level (passed on to its bot)
         bot.time_limit = limit
-    return str(bot.choose(observation, Rng(new_seed())))
+    rng = Rng(new_seed())
+    try:
+        with hard_bound(limit + GRACE):
+            return Thought(str(bot.choose(observation, rng)))
+    except Overran:
+        _KEPT.pop((game_id, bot_name, seat), None)  # a plan cut short is not to be followed
+        return Thought(str(observation.legal[rng.below(len(observation.legal))]), overran=True)
 
 
 # A worker keeps its bots between decisions: a bot that plans a whole turn (the turn planner)

@@ -45,6 +45,6 @@ def test_a_levels_think_stays_within_the_servers_bound(monkeypatch, level):
     if hasattr(thinking, "_KEPT"):  # a worker may keep its bots: start as a fresh worker
         monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
     state = games.get("topiary").setup(2, seed=1)
-    move = thinking.think("topiary", state.to_json(), state.to_move, level, 0.25)
+    move = thinking.think("topiary", state.to_json(), state.to_move, level, 0.25).move
     assert move == str(state.legal_actions()[0])
     assert recorder.seen == [min(SECONDS[level], 0.25)]

@@ -26,6 +26,7 @@ from meadow.server.errors import ApiError
 from meadow.server.live import Listener, LiveTable
 from meadow.server.movelog import Line
 from meadow.server.tables import REST_EVERY_SECONDS, Tables
+from meadow.server.thinking import Thought
 from meadow.store import Database, Move, Seat, Table, User
 
 
@@ -253,22 +254,24 @@ def test_a_move_that_reveals_cannot_be_taken_back_whatever_its_events_say(hub: T
 
 
 class HeldThinker:
-    """Stands for the bot workers: counts the thinks asked for and answers only when let."""
+    """Stands for the bot workers: counts the thinks asked for and answers only when let
+    (as a bot that ran past its bound, with `overran`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, overran: bool = False) -> None:
         self.asked = 0
         self.go = threading.Event()
+        self.overran = overran
 
     def submit(self, think: Any, game_id: str, state: dict, seat: int, *rest: Any) -> Any:
         from concurrent.futures import Future
 
         self.asked += 1
-        answer: Future[str] = Future()
+        answer: Future[Thought] = Future()
 
         def later() -> None:
             self.go.wait(10)
             position = games.get(game_id).state_from_json(state)
-            answer.set_result(str(position.legal_actions()[0]))
+            answer.set_result(Thought(str(position.legal_actions()[0]), self.overran))
 
         threading.Thread(target=later, daemon=True).start()
         return answer
@@ -309,6 +312,28 @@ def test_a_bot_thinking_is_not_asked_again_at_every_look(hub: Tables):
     while live.moves_made == made and time.monotonic() < deadline:
         time.sleep(0.01)
     assert live.moves_made > made  # the one think was played (and the turn went on)
+
+
+def test_a_bot_stopped_past_its_bound_still_moves_and_the_host_hears_of_it(
+    hub: Tables, caplog: pytest.LogCaptureFixture
+):
+    """Issue 22: a think that does not end held its bot worker and its table for ever. The
+    worker stops it (meadow.bots.bounds) and answers with a random legal move, marked."""
+    held = HeldThinker(overran=True)
+    hub.thinkers = held  # type: ignore[assignment]
+    table_id, live = table_against_a_bot(hub)
+    while live.state is not None and live.state.to_move == 0:
+        hub.submit(table_id, 0, live.moves_made + 1, str(live.state.legal_actions()[0]))
+    made = live.moves_made
+    held.go.set()
+    hub.check_clocks()
+    deadline = time.monotonic() + 10
+    while live.moves_made == made and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.moves_made > made
+    warned = [r for r in caplog.records if "overran" in r.getMessage()]
+    assert warned and f"table {table_id}:" in warned[0].getMessage()
+    assert warned[0].levelname == "WARNING"
 
 
 def test_a_finished_table_leaves_memory_once_nobody_watches_it_and_comes_back_intact(

@@ -22,7 +22,7 @@ def test_a_worker_plays_the_rest_of_a_planned_turn_without_planning_again(monkey
     monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
     played: list[Action] = []
     while state.to_move == seat:
-        text = thinking.think("harmonies", state.to_json(), seat, "turn:4:0.001s", 1.0)
+        text = thinking.think("harmonies", state.to_json(), seat, "turn:4:0.001s", 1.0).move
         action = state.parse_action(text)
         played.append(action)
         state.apply(action)
@@ -36,3 +36,34 @@ def test_a_worker_keeps_a_bounded_number_of_bots(monkeypatch):
         thinking._kept("harmonies", "greedy", seat)
     assert len(thinking._KEPT) == thinking.KEPT_BOTS
     assert ("harmonies", "greedy", 0) not in thinking._KEPT  # the oldest went first
+
+
+class EndlessBot:
+    """A bot whose think never ends (a rule that loops in one sampled world, say)."""
+
+    name = "endless"
+    time_limit: float | None = None
+
+    def choose(self, observation: object, rng: object) -> Action:
+        while True:
+            pass
+
+
+def test_a_think_that_never_ends_is_stopped_and_a_legal_move_played(monkeypatch):
+    """Issue 22: a bot's think is always bounded, whatever the bot does inside it."""
+    monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
+    monkeypatch.setattr(thinking, "make_bot", lambda name: EndlessBot())
+    monkeypatch.setattr(thinking, "GRACE", 0.1)
+    state = games.get("topiary").setup(2, seed=3)
+    thought = thinking.think("topiary", state.to_json(), state.to_move, "endless", 0.1)
+    assert thought.overran
+    assert thought.move in {str(action) for action in state.legal_actions()}
+    assert not thinking._KEPT  # the bot stopped mid-think is not kept for the next move
+
+
+def test_a_think_within_its_bound_is_not_marked(monkeypatch):
+    monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
+    state = games.get("topiary").setup(2, seed=3)
+    thought = thinking.think("topiary", state.to_json(), state.to_move, "mcts:0.05s", 1.0)
+    assert not thought.overran
+    state.apply(state.parse_action(thought.move))  # a legal move of the position
