@@ -32,6 +32,9 @@ T = TypeVar("T")
 # Seconds any one decision may take before its game is stopped: far past every level's
 # budget (a level thinks 3 s at most), so only a think that does not end meets it.
 BOUND = 60.0
+# Plies past which a game is taken not to end: random play ends every game in well under
+# a thousand (Mystic Vale with 4 players, the longest, in some 480).
+MOST_PLIES = 10_000
 
 
 @dataclass(frozen=True)
@@ -71,30 +74,38 @@ def play_match(match: Match) -> tuple[list[int], list[int], list[float]]:
 
 
 def decide(bot: Bot, observation: Observation, rng: Rng, match: Match, state: State) -> Action:
-    """The bot's choice. A think past `match.bound` seconds is a bug in a bot or a game: the
-    game stops, and the position and where the think was are kept in a file for its fix.
+    """The bot's choice. A think past `match.bound` seconds, or a game past `MOST_PLIES`, is
+    a bug in a bot or a game: the game stops, and the position (and where the think was) is
+    kept in a file for its fix.
 
     Raises:
-        MeadowError: the think was stopped; the message names the game and the file.
+        MeadowError: the game was stopped; the message names it and the file.
     """
+    seat = observation.seat
+    if state.ply >= MOST_PLIES:
+        raise _stopped(match, state, seat, f"the game reached ply {MOST_PLIES}", [])
     try:
         with hard_bound(match.bound):
             return bot.choose(observation, rng)
     except Overran as stopped:
-        seat = observation.seat
         spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
-        kept = Path(tempfile.gettempdir()) / (
-            f"overran-{match.game_id}-seed{match.seed}-game{match.index}-ply{state.ply}.json"
-        )
-        where = {"match": match.__dict__, "seat": seat, "bot": spec, "ply": state.ply}
-        where["stopped_in"] = traceback.format_exception(stopped)
-        where["state"] = state.to_json()
-        kept.write_text(json.dumps(where, indent=1, default=str), encoding="utf-8")
-        raise MeadowError(
-            f"{spec} in seat {seat} thought past {match.bound:g} s at ply {state.ply} of "
-            f"game {match.index} (seed {match.seed}) and was stopped; the position and where "
-            f"its think was are in {kept}"
-        ) from None
+        why = f"{spec} in seat {seat} thought past {match.bound:g} s at ply {state.ply}"
+        raise _stopped(match, state, seat, why, traceback.format_exception(stopped)) from None
+
+
+def _stopped(match: Match, state: State, seat: int, why: str, stopped_in: list[str]) -> MeadowError:
+    kept = Path(tempfile.gettempdir()) / (
+        f"stopped-{match.game_id}-seed{match.seed}-game{match.index}-ply{state.ply}.json"
+    )
+    spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
+    where = {"why": why, "match": match.__dict__, "seat": seat, "bot": spec, "ply": state.ply}
+    where["stopped_in"] = stopped_in
+    where["state"] = state.to_json()
+    kept.write_text(json.dumps(where, indent=1, default=str), encoding="utf-8")
+    return MeadowError(
+        f"{why} of game {match.index} (seed {match.seed}), and the game was stopped; the "
+        f"position is in {kept}"
+    )
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

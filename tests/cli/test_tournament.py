@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from meadow.bots.bounds import can_bound
+from meadow.cli import tournament
 from meadow.cli.tournament import Match, play_match
 from meadow.core.errors import MeadowError
 from meadow.rl.policy_bot import register_policy
@@ -31,10 +32,25 @@ def test_a_think_that_never_ends_stops_its_game_with_the_position_kept():
     message = str(stopped.value)
     assert "policy:endless-for-tests in seat 1 thought past 0.3 s" in message
     assert "seed 5" in message
-    found = re.search(r"are in (\S+\.json)$", message)
+    found = re.search(r"position is in (\S+\.json)$", message)
     assert found is not None
     kept = json.loads(Path(found.group(1)).read_text(encoding="utf-8"))
     assert kept["seat"] == 1 and kept["bot"] == "policy:endless-for-tests"
     assert kept["state"]["game"] == "topiary" and kept["state"]["ply"] == kept["ply"]
     assert any("in endless" in frame for frame in kept["stopped_in"])  # where it was stuck
+    Path(found.group(1)).unlink()
+
+
+def test_a_game_that_does_not_end_is_stopped_with_the_position_kept(monkeypatch):
+    """Bots that never end a game (neither takes the last points, say) would play for ever."""
+    monkeypatch.setattr(tournament, "MOST_PLIES", 7)
+    match = Match("topiary", 2, {}, ("random", "random"), 6, 1)
+    with pytest.raises(MeadowError) as stopped:
+        play_match(match)
+    message = str(stopped.value)
+    assert "the game reached ply 7 of game 1 (seed 6)" in message
+    found = re.search(r"position is in (\S+\.json)$", message)
+    assert found is not None
+    kept = json.loads(Path(found.group(1)).read_text(encoding="utf-8"))
+    assert kept["ply"] == 7 and kept["state"]["ply"] == 7 and kept["stopped_in"] == []
     Path(found.group(1)).unlink()
