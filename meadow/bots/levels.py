@@ -35,7 +35,8 @@ LADDER: dict[str, dict[str, str]] = {
         "expert": "mcts:3s",
     },
     # A Harmonies turn is several decisions worth only together: planned whole (docs/ai.md).
-    "harmonies": {"hard": "turn:4:1s", "expert": "turn:4:3s:ahead=8"},
+    # Its medium searches 500 iterations: without rollouts, about the time 200 took with.
+    "harmonies": {"medium": "mcts:500", "hard": "turn:4:1s", "expert": "turn:4:3s:ahead=8"},
     # Topiary's greedy is as strong as 200 iterations of search (26 of 60): the steps are
     # spread by a careless greedy below and a search of a tenth of a second (docs/ai.md).
     "topiary": {"easy": "greedy:0.3", "medium": "mcts:0.1s"},
