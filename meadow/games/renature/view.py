@@ -9,6 +9,7 @@ sees the backs of those it took, all are shown once the game is over).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 from meadow.core.actions import JSON
@@ -147,11 +148,11 @@ def _redeal_dominoes(world: RenatureState, seat: int | None, rng: Rng) -> None:
             piles += [s.hand, s.discarded]
     pool = sorted(d for pile in piles for d in pile)  # what the seat knows, not where they lie
     rng.shuffle(pool)
-    dealt = iter(pool)
+    start = 0
     for pile in piles:
-        pile[:] = [next(dealt) for _ in pile]
-    for pile in piles:
-        pile.sort()
+        end = start + len(pile)
+        pile[:] = sorted(pool[start:end])
+        start = end
 
 
 def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
@@ -161,18 +162,22 @@ def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
         if owner != seat:
             slots += [("seat", (owner, i)) for i in range(len(s.collected))]
     current = [_get(world, slot) for slot in slots]
-    pool = current + list(world.box_tokens)
+    front = _fronts()
     by_front: dict[tuple[int, int], list[int]] = {}
-    for t in pool:
-        by_front.setdefault((c.area_tokens()[t].main, c.area_tokens()[t].minor), []).append(t)
-    for front in sorted(by_front):
-        by_front[front].sort()
-        rng.shuffle(by_front[front])
+    for t in current + list(world.box_tokens):
+        by_front.setdefault(front[t], []).append(t)
+    for key in sorted(by_front):
+        by_front[key].sort()
+        rng.shuffle(by_front[key])
     for slot, token in zip(slots, current, strict=True):
-        _put(
-            world, slot, by_front[(c.area_tokens()[token].main, c.area_tokens()[token].minor)].pop()
-        )
+        _put(world, slot, by_front[front[token]].pop())
     world.box_tokens = sorted(t for tokens in by_front.values() for t in tokens)
+
+
+@cache
+def _fronts() -> tuple[tuple[int, int], ...]:
+    """Per area token: its front (main and minor colour), which a seat may know of it."""
+    return tuple((t.main, t.minor) for t in c.area_tokens())
 
 
 def _get(world: RenatureState, slot: tuple[str, object]) -> int:
