@@ -67,3 +67,18 @@ def test_a_think_within_its_bound_is_not_marked(monkeypatch):
     thought = thinking.think("topiary", state.to_json(), state.to_move, "mcts:0.05s", 1.0)
     assert not thought.overran
     state.apply(state.parse_action(thought.move))  # a legal move of the position
+
+
+def test_a_bot_worker_process_stops_a_think_that_never_ends(monkeypatch, tmp_path):
+    """The bound holds where a server's bots think: in a worker process of `thinkers`."""
+    policy = tmp_path / "endless.py"
+    policy.write_text("def act(observation, mask):\n    while True:\n        pass\n")
+    monkeypatch.setenv("MEADOW_POLICIES", f"endless={policy}:act")  # a host's own policy
+    state = games.get("topiary").setup(2, seed=3)
+    with thinking.thinkers(1) as workers:
+        asked = workers.submit(
+            thinking.think, "topiary", state.to_json(), state.to_move, "policy:endless", 0.2
+        )
+        thought = asked.result(timeout=120)
+    assert thought.overran
+    assert thought.move in {str(action) for action in state.legal_actions()}
