@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import orjson
 
 from meadow.core.actions import JSON, Action
 from meadow.core.game import Game, State
@@ -55,3 +57,42 @@ def margins(values: list[float], seat: int) -> float:
     """A seat's lead over the best other seat (negative when behind)."""
     others = [v for s, v in enumerate(values) if s != seat]
     return values[seat] - max(others) if others else values[seat]
+
+
+class Repeats:
+    """The actions a bot chose in each position it decided in, to choose otherwise when the
+    same position comes round again.
+
+    Some turns can go round in a circle: in Mystic Vale, two cards that discard a card from
+    the field feed each other through an empty deck for ever (push, discard the other,
+    reveal it, push it, ...). Nothing is gained by going round, and nothing in the rules
+    stops it; a search that sees no harm in it may go round for ever, and the table waits.
+    A position is the seat's view with the move count left out, so it is what the seat
+    knows and no more; coming back to it means the choice made there changed nothing that
+    lasts, so that choice is not made there again while another is left. The memory is
+    bounded: it starts afresh past `MOST` positions (a game's worth).
+    """
+
+    MOST = 1024
+
+    def __init__(self) -> None:
+        self._chosen: dict[int, set[Action]] = {}
+
+    def narrowed(self, observation: Observation) -> Observation:
+        """The observation with the actions already chosen in this position taken out of
+        its legal list, unless that would leave none."""
+        done = self._chosen.get(_position(observation.view))
+        if not done:
+            return observation
+        left = tuple(action for action in observation.legal if action not in done)
+        return replace(observation, legal=left) if left else observation
+
+    def chose(self, observation: Observation, action: Action) -> None:
+        if len(self._chosen) >= self.MOST:
+            self._chosen.clear()
+        self._chosen.setdefault(_position(observation.view), set()).add(action)
+
+
+def _position(view: dict[str, JSON]) -> int:
+    known = {key: value for key, value in view.items() if key != "ply"}
+    return hash(orjson.dumps(known, option=orjson.OPT_SORT_KEYS))

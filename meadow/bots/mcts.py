@@ -21,7 +21,7 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from meadow.bots.base import Bot, Observation, margins
+from meadow.bots.base import Bot, Observation, Repeats, margins
 from meadow.core.actions import Action
 from meadow.core.rng import Rng
 
@@ -74,8 +74,15 @@ class MctsBot(Bot):
         self.name = f"mcts:{seconds:g}s" if seconds else f"mcts:{iterations}"
         if rollout is not None:
             self.name += f":rollout={rollout}"
+        self.repeats = Repeats()
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
+        observation = self.repeats.narrowed(observation)
+        action = self._search(observation, rng)
+        self.repeats.chose(observation, action)
+        return action
+
+    def _search(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()

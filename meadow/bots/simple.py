@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-from meadow.bots.base import Bot, Observation, margins
+from meadow.bots.base import Bot, Observation, Repeats, margins
 from meadow.core.actions import Action
 from meadow.core.game import State
 from meadow.core.rng import Rng
@@ -45,8 +45,15 @@ class GreedyBot(Bot):
         # A bound on any one think (a server's, a level's): past it, the best action tried
         # so far is played. Only a very long list of actions comes near it.
         self.time_limit: float | None = None
+        self.repeats = Repeats()
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
+        observation = self.repeats.narrowed(observation)
+        action = self._choose(observation, rng)
+        self.repeats.chose(observation, action)
+        return action
+
+    def _choose(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
             return observation.legal[0]
         if self.careless and rng.random() < self.careless:
