@@ -46,6 +46,7 @@ from meadow import games
 from meadow.bots import make_bot, observe
 from meadow.bots.levels import LADDER_FILE, LEVELS, spec_for
 from meadow.cli.tournament import Match, decide, seating, wilson
+from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-odds
@@ -492,9 +493,13 @@ def main(argv: list[str] | None = None) -> None:
         make_bot(spec, trust_imports=True)  # refuses an unknown bot before any game
     command = shlex.join(["python", "-m", "bench.ladder", *(argv or sys.argv[1:])])
     pairs = pairs_of(len(names), args.pairs)
-    pairings, results, thought = run(
-        game.id, names, specs, args.n, args.seed, args.jobs, pairs, args.record
-    )
+    try:
+        pairings, results, thought = run(
+            game.id, names, specs, args.n, args.seed, args.jobs, pairs, args.record
+        )
+    except MeadowError as stopped:  # a game stopped (meadow.cli.tournament.decide)
+        kept = f"; the games finished before it are in {args.record}" if args.record else ""
+        sys.exit(f"\nbench.ladder: {stopped}{kept}")
     anchor = 0
     ratings = fit_elo(results, len(names), anchor)
     out = report(game.id, names, specs, pairings, ratings, thought, anchor, command)

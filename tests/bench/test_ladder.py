@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -127,3 +128,22 @@ def test_a_record_of_other_bots_does_not_count(tmp_path):
     )
     assert len(record.read_text().splitlines()) == 4  # random v random is another pairing
     assert json.loads(out_file.read_text())["pairs"][0]["games"] == 2
+
+
+def test_a_game_stopped_ends_the_ladder_with_its_reason_and_no_traceback(
+    tmp_path, monkeypatch, capsys
+):
+    from meadow.cli import tournament
+
+    monkeypatch.setattr(tournament, "MOST_PLIES", 5)  # inherited by the forked workers
+    record = tmp_path / "games.jsonl"
+    args = ["topiary", "--levels", "easy", "--random", "-n", "2", "--record", str(record)]
+    with pytest.raises(SystemExit) as ended:
+        main(args)
+    message = str(ended.value.code)
+    assert message.startswith("\nbench.ladder: the game reached ply 5 of game ")
+    assert f"the games finished before it are in {record}" in message
+    assert "Traceback" not in capsys.readouterr().err
+    kept = message.split("the position is in ")[1].split(";")[0]
+    assert json.loads(Path(kept).read_text())["ply"] == 5
+    Path(kept).unlink()
