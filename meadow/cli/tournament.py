@@ -34,7 +34,7 @@ T = TypeVar("T")
 BOUND = 60.0
 # Plies past which a game is taken not to end: random play ends every game in well under
 # a thousand (Mystic Vale with 4 players, the longest, in some 480).
-MOST_PLIES = 10_000
+MOST_PLIES = 3_000
 
 
 @dataclass(frozen=True)
