@@ -82,22 +82,24 @@ def decide(bot: Bot, observation: Observation, rng: Rng, match: Match, state: St
         MeadowError: the game was stopped; the message names it and the file.
     """
     seat = observation.seat
+    spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
     if state.ply >= MOST_PLIES:
-        raise _stopped(match, state, seat, f"the game reached ply {MOST_PLIES}", [])
+        raise _stopped(match, state, seat, spec, f"the game reached ply {MOST_PLIES}", [])
     try:
         with hard_bound(match.bound):
             return bot.choose(observation, rng)
     except Overran as stopped:
-        spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
         why = f"{spec} in seat {seat} thought past {match.bound:g} s at ply {state.ply}"
-        raise _stopped(match, state, seat, why, traceback.format_exception(stopped)) from None
+        where = traceback.format_exception(stopped)
+        raise _stopped(match, state, seat, spec, why, where) from None
 
 
-def _stopped(match: Match, state: State, seat: int, why: str, stopped_in: list[str]) -> MeadowError:
+def _stopped(
+    match: Match, state: State, seat: int, spec: str, why: str, stopped_in: list[str]
+) -> MeadowError:
     kept = Path(tempfile.gettempdir()) / (
         f"stopped-{match.game_id}-seed{match.seed}-game{match.index}-ply{state.ply}.json"
     )
-    spec = match.specs[seating(match.specs, match.players, match.index)[seat]]
     where = {"why": why, "match": match.__dict__, "seat": seat, "bot": spec, "ply": state.ply}
     where["stopped_in"] = stopped_in
     where["state"] = state.to_json()
