@@ -12,6 +12,10 @@ Where a game names what a step revealed (`Game.revealed`: a card turned up), the
 that step is a chance node: the walk goes on below the outcome the searching seat saw, one
 subtree per outcome. Without it the decisions after a reveal would pool the worlds' hidden
 cards and plan for each world's own card (strategy fusion); a new outcome ends the walk.
+
+Where a game settles a decision by its evaluation (`Game.settled_by_evaluation`: Topiary's
+tile into the gap), the walk below the root plays the action the evaluation likes best one
+step on, without a node: the tree branches on the choices before and after it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass, field
 
 from meadow.bots.base import Bot, Observation, Repeats, margins
 from meadow.core.actions import Action
+from meadow.core.game import Game, State
 from meadow.core.rng import Rng
 
 EXPLORATION = 0.7
@@ -135,6 +140,9 @@ class MctsBot(Bot):
         game = observation.game
         node, path, movers = root, [], []
         while not world.is_over:
+            if path and game.settled_by_evaluation(world):
+                world.apply(best_by_evaluation(world, game))
+                continue
             legal = world.legal_actions()
             mover = world.to_move
             # Each action is looked up once: hashing an action is a call of its own.
@@ -169,6 +177,8 @@ class MctsBot(Bot):
                 child.outcomes[outcome] = Node()
                 break
             node = below
+        while not world.is_over and game.settled_by_evaluation(world):
+            world.apply(best_by_evaluation(world, game))
         depth = observation.game.rollout_depth if self.rollout is None else self.rollout
         for _ in range(depth):
             if world.is_over:
@@ -180,6 +190,22 @@ class MctsBot(Bot):
             child.visits += 1
             start = base[mover] if base else 0.0  # type: ignore[index]
             child.value += reward(values, mover, self.scale, start)  # type: ignore[arg-type]
+
+
+def best_by_evaluation(world: State, game: Game) -> Action:
+    """The legal action after which the mover's lead by the evaluation is largest (the
+    first of equals): how a search plays a decision its game settles by the evaluation."""
+    mover = world.to_move
+    assert mover is not None
+    best, best_lead = None, -math.inf
+    for action in world.legal_actions():
+        after = world.clone()
+        after.apply(action)
+        lead = margins(game.evaluate(after), mover)
+        if lead > best_lead:
+            best, best_lead = action, lead
+    assert best is not None
+    return best
 
 
 def _ucb(node: Node, log_total: float) -> float:

@@ -118,6 +118,14 @@ class Game(ABC):
         orders of the same decisions); None where a game gives no such key."""
         return None
 
+    def settled_by_evaluation(self, state: State) -> bool:
+        """Whether a search plays the pending decision, below its root, as the evaluation
+        one step on likes best instead of branching on it. For a choice that follows a
+        draw and that the evaluation judges well (Topiary's tile into the gap after a take):
+        branched, every world's drawn tile and hand makes children of its own, and a
+        second's search fills too few of them to reach the next turn. Default: never."""
+        return False
+
     def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
         """What `seat` learned by chance in these events (the step that caused them is done
         and `state` is after it): a key that tells two outcomes apart, or None when nothing

@@ -219,3 +219,78 @@ def test_a_search_that_stops_once_its_move_is_decided_plays_the_same_move(monkey
         assert early == full
     assert iterations["full"] == 8 * 400
     assert iterations["early"] < iterations["full"]
+
+
+class SettledGamble(Gamble):
+    """The gamble with no chance nodes, its keep-or-fold settled by the evaluation."""
+
+    def __init__(self) -> None:
+        super().__init__(hook=False)
+
+    def settled_by_evaluation(self, state: State) -> bool:
+        assert isinstance(state, GambleState)
+        return state.drawn
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_decision_settled_by_the_evaluation_is_played_per_world_and_the_draw_is_taken(seed):
+    """Settled by the evaluation one step on, keep-or-fold follows each world's card: the
+    draw is worth 5 on average and beats `safe`, which the pooled tree (above) could not see."""
+    state = SettledGamble().setup(1, seed=seed)
+    assert MctsBot(iterations=300, scale=10.0).choose(observe(state, 0), Rng(seed)) == Word(DRAW)
+
+
+def test_best_by_evaluation_takes_the_best_lead_one_step_on():
+    from meadow.bots.mcts import best_by_evaluation
+
+    game = SettledGamble()
+    for good, expected in ((True, KEEP), (False, FOLD)):
+        state = GambleState(game, Rng(1), good=good)
+        state.apply(Word(DRAW))
+        assert best_by_evaluation(state, game) == Word(expected)
+
+
+def _actions_below_root(root: Node) -> set[type]:
+    kinds: set[type] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for action, child in node.children.items():
+            if node is not root:
+                kinds.add(type(action))
+            stack.append(child)
+    return kinds
+
+
+class BranchingTopiary(type(games.get("topiary"))):  # type: ignore[misc]
+    """Topiary as it was searched before: every placement a node of the tree."""
+
+    def settled_by_evaluation(self, state: State) -> bool:
+        return False
+
+
+def test_topiarys_placements_are_settled_below_the_root_and_searched_at_it():
+    from dataclasses import replace
+
+    from meadow.games.topiary.actions import PlaceTile, PlaceVisitor, TakeTile
+
+    state = games.get("topiary").setup(2, seed=7)
+    observation = observe(state, 0)
+    trees = {}
+    for name, game in (("settled", observation.game), ("branching", BranchingTopiary())):
+        bot, root, rng = MctsBot(iterations=1, scale=10.0), Node(), Rng(7)
+        for _ in range(600):
+            bot._iterate(replace(observation, game=game), root, rng)
+        trees[name] = _actions_below_root(root)
+    assert PlaceTile not in trees["settled"]
+    assert {TakeTile, PlaceVisitor} <= trees["settled"]  # the turn after it is reached
+    assert PlaceTile in trees["branching"]
+
+    # At the root the placement is the decision asked for: searched like any other.
+    state.apply(state.legal_actions()[0])
+    state.apply(state.legal_actions()[0])
+    placing = observe(state, 0)
+    root, bot = Node(), MctsBot(iterations=1, scale=10.0)
+    for _ in range(50):
+        bot._iterate(placing, root, Rng(3))
+    assert root.children and all(isinstance(a, PlaceTile) for a in root.children)
