@@ -173,3 +173,17 @@ def test_the_engines_do_not_depend_on_the_research_api():
         for path in (root / package).rglob("*.py"):
             text = path.read_text("utf-8")
             assert "meadow.rl" not in text and "from meadow import rl" not in text, path
+
+
+def test_a_valley_area_joined_by_mushrooms_stays_inside_its_bound():
+    """Found by PettingZoo's api_test in CI: mushrooms joined Valley areas into one of 4.7
+    times the largest printed area, past the bound of 4 (3 players, seed 8, random play
+    from Rng(8), ply 89). The bound is now every space a plant can go on."""
+    options = {"board": "valley"}
+    state = _midgame("renature", 3, 8, 89, options)
+    coding = encoding("renature", 3, options)
+    sizes = [area["size"] for area in state.view(0)["areas"]]
+    assert max(sizes) / coding.encoder.max_area > 4  # the position that broke the old bound
+    observation = coding.observation(state.view(0))
+    inside = (observation >= coding.low) & (observation <= coding.high)
+    assert inside.all(), _outside(coding, observation)

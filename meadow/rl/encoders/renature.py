@@ -80,6 +80,12 @@ class RenatureEncoder(Encoder):
             if x not in b.start and x not in b.stumps and x not in b.clouds
         ]
 
+    def largest_area(self) -> float:
+        """The most an area's scaled size can reach. In the Valley a mushroom joins the
+        areas it touches, so one area can grow past any printed one (a random 3-player game
+        reached 4.7 times the largest): at most every space a plant can go on."""
+        return max(1.0, len(self.plant_spaces()) / self.max_area)
+
     def plant_spaces(self) -> list[int]:
         b = self.board
         return sorted({x for x in b.cells if not b.is_brook(x)} | set(self.mushroom_spaces()))
@@ -134,7 +140,7 @@ class RenatureEncoder(Encoder):
                 "area_size",
                 (cells,),
                 f"its area's size, / the largest printed area, {where}",
-                high=4.0,
+                high=self.largest_area(),
             ),
             Block("joker", (animals,), "the joker animal"),
             Block("phase", (len(PHASES),), ", ".join(PHASES)),
