@@ -16,6 +16,7 @@ from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
+from meadow.games.topiary import Topiary
 
 # A one-player gamble. `safe` scores 2 now. `draw` turns up a face-down card, good or bad,
 # after which the player either `keep`s it (+10 good, -10 bad) or `fold`s (0). Knowing the
@@ -262,7 +263,7 @@ def _actions_below_root(root: Node) -> set[type]:
     return kinds
 
 
-class BranchingTopiary(type(games.get("topiary"))):  # type: ignore[misc]
+class BranchingTopiary(Topiary):
     """Topiary as it was searched before: every placement a node of the tree."""
 
     def settled_by_evaluation(self, state: State) -> bool:
