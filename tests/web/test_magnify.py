@@ -200,6 +200,11 @@ def test_renature_pieces_show_enlarged(player: Player) -> None:
     assert_in_viewport(player, settled_box(player, PANEL))
     animal = page.locator('.rn-track [data-magnify^="animal:"]').first
     assert plain(animal.get_attribute("aria-label")) in look_at(player, animal)
+    # A stand-in name is marked in the label as on the panel: a hand domino with a hedgehog
+    # once read "hedgehog – hedgehog" beside a panel of "hedgehog (Stand-in) – ...".
+    standin = page.locator('.rn-track [data-magnify="animal:hedgehog"]')
+    label = plain(standin.get_attribute("aria-label"))
+    assert "Stand-in" in label and label in look_at(player, standin)
     plants = page.locator('.rn-pboard [data-magnify^="plants:"]').first
     assert plain(plants.get_attribute("aria-label")) in look_at(player, plants)
     # A space of the board: what lies there and its area's standing (the area tip).

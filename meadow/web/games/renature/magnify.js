@@ -4,7 +4,7 @@
 
 import { html, svg } from "../../js/draw.js";
 import { animalDisc } from "./animals.js";
-import { PLANT_VALUE, STANDIN_ANIMALS, boardKind, dominoAnimals, plantName } from "./names.js";
+import { PLANT_VALUE, animalName, boardKind, dominoAnimals, plantName } from "./names.js";
 import { areaToken, cloudShape, plantPiece } from "./pieces.js";
 import { handDomino } from "./side.js";
 import { areaTip } from "./tip.js";
@@ -49,11 +49,6 @@ function piece(drawn, text) {
   return html("div", { class: "rn-magnified-row" }, [picture([drawn]), html("span", {}, [text])]);
 }
 
-function animalText(animal, ctx) {
-  const name = ctx.t(`animal.${animal}`);
-  return STANDIN_ANIMALS.has(animal) ? `${name} (${ctx.t("standin")})` : name;
-}
-
 function cellPanel(name, ctx) {
   const view = ctx.view;
   const board = view.board;
@@ -66,7 +61,7 @@ function cellPanel(name, ctx) {
   if ((board.start || []).includes(name)) marks.push(ctx.t(valley ? "pond" : "start_space"));
   if ((board.stumps || []).includes(name)) marks.push(ctx.t("stump"));
   const parts = [
-    half ? piece(animalDisc(half.animal, 0, 0, 18, ctx), animalText(half.animal, ctx)) : null,
+    half ? piece(animalDisc(half.animal, 0, 0, 18, ctx), animalName(ctx, half.animal)) : null,
     plant
       ? piece(
           plantPiece(plant.plant, plant.colour, 0, 0, 36, ctx),
@@ -85,14 +80,14 @@ function dominoPanel(id, ctx) {
   const animals = dominoAnimals(id);
   return panel([
     handDomino({ domino: id, animals }, ctx, DOMINO_SCALE),
-    html("p", {}, [animals.map((animal) => animalText(animal, ctx)).join(" – ")]),
+    html("p", {}, [animals.map((animal) => animalName(ctx, animal)).join(" – ")]),
   ]);
 }
 
 function animalPanel(animal, ctx) {
   const joker = ctx.view.joker === animal;
   return panel([
-    piece(animalDisc(animal, 0, 0, 18, ctx), animalText(animal, ctx)),
+    piece(animalDisc(animal, 0, 0, 18, ctx), animalName(ctx, animal)),
     joker ? html("p", {}, [ctx.t("magnify.joker_now")]) : null,
     html("p", { class: "rn-small" }, [ctx.t("joker_hint")]),
   ]);

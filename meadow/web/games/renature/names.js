@@ -81,6 +81,13 @@ export function seatOfColour(colour) {
   return seat < 0 ? null : seat;
 }
 
+// An animal's name, marked where the name is a stand-in: everywhere it is read or heard
+// (labels for screen readers included), as on the magnified piece.
+export function animalName(ctx, animal) {
+  const name = ctx.t(`animal.${animal}`);
+  return STANDIN_ANIMALS.has(animal) ? `${name} (${ctx.t("standin")})` : name;
+}
+
 export function plantName(ctx, plant, neutral) {
   const name = ctx.t(`plant.${plant}`);
   return neutral ? ctx.t("neutral_plant", { plant: name }) : name;

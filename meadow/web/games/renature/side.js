@@ -9,6 +9,7 @@ import {
   PLANTS,
   PLANT_VALUE,
   STANDIN_ANIMALS,
+  animalName,
   boardKind,
   plantName,
   playerName,
@@ -35,7 +36,7 @@ export function prompt(view, ctx) {
 export function handDomino(domino, ctx, scale = 1) {
   const [a, b] = domino.animals;
   const h = 44;
-  const name = `${ctx.t(`animal.${a}`)} – ${ctx.t(`animal.${b}`)}`;
+  const name = `${animalName(ctx, a)} – ${animalName(ctx, b)}`;
   return svg(
     "svg",
     {
@@ -89,7 +90,7 @@ export function jokerTrack(view, ctx) {
   const parts = ANIMALS.map((animal, i) => {
     const x = 4 + i * step;
     const current = animal === view.joker;
-    const look = { "data-magnify": `animal:${animal}`, "aria-label": ctx.t(`animal.${animal}`) };
+    const look = { "data-magnify": `animal:${animal}`, "aria-label": animalName(ctx, animal) };
     return svg("g", look, [
       svg("rect", {
         x,
