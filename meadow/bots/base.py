@@ -53,12 +53,6 @@ class Bot(ABC):
     def choose(self, observation: Observation, rng: Rng) -> Action: ...
 
 
-def margins(values: list[float], seat: int) -> float:
-    """A seat's lead over the best other seat (negative when behind)."""
-    others = [v for s, v in enumerate(values) if s != seat]
-    return values[seat] - max(others) if others else values[seat]
-
-
 class Repeats:
     """The actions a bot chose in each position it decided in, to choose otherwise when the
     same position comes round again.

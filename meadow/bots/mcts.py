@@ -13,9 +13,9 @@ that step is a chance node: the walk goes on below the outcome the searching sea
 subtree per outcome. Without it the decisions after a reveal would pool the worlds' hidden
 cards and plan for each world's own card (strategy fusion); a new outcome ends the walk.
 
-Where a game settles a decision by its evaluation (`Game.settled_by_evaluation`: Topiary's
-tile into the gap), the walk below the root plays the action the evaluation likes best one
-step on, without a node: the tree branches on the choices before and after it.
+Where a game settles a decision (`Game.settled_choice`: Topiary's tile into the gap), the walk
+below the root plays the action the game names, the one its evaluation likes best one step
+on, without a node: the tree branches on the choices before and after it.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from meadow.bots.base import Bot, Observation, Repeats, margins
+from meadow.bots.base import Bot, Observation, Repeats
 from meadow.core.actions import Action
-from meadow.core.game import Game, State
+from meadow.core.game import margins
 from meadow.core.rng import Rng
 
 EXPLORATION = 0.7
@@ -140,8 +140,9 @@ class MctsBot(Bot):
         game = observation.game
         node, path, movers = root, [], []
         while not world.is_over:
-            if path and game.settled_by_evaluation(world):
-                world.apply(best_by_evaluation(world, game))
+            settled = game.settled_choice(world) if path else None
+            if settled is not None:
+                world.apply(settled)
                 continue
             legal = world.legal_actions()
             mover = world.to_move
@@ -177,8 +178,8 @@ class MctsBot(Bot):
                 child.outcomes[outcome] = Node()
                 break
             node = below
-        while not world.is_over and game.settled_by_evaluation(world):
-            world.apply(best_by_evaluation(world, game))
+        while not world.is_over and (settled := game.settled_choice(world)) is not None:
+            world.apply(settled)
         depth = observation.game.rollout_depth if self.rollout is None else self.rollout
         for _ in range(depth):
             if world.is_over:
@@ -190,22 +191,6 @@ class MctsBot(Bot):
             child.visits += 1
             start = base[mover] if base else 0.0  # type: ignore[index]
             child.value += reward(values, mover, self.scale, start)  # type: ignore[arg-type]
-
-
-def best_by_evaluation(world: State, game: Game) -> Action:
-    """The legal action after which the mover's lead by the evaluation is largest (the
-    first of equals): how a search plays a decision its game settles by the evaluation."""
-    mover = world.to_move
-    assert mover is not None
-    best, best_lead = None, -math.inf
-    for action in world.legal_actions():
-        after = world.clone()
-        after.apply(action)
-        lead = margins(game.evaluate(after), mover)
-        if lead > best_lead:
-            best, best_lead = action, lead
-    assert best is not None
-    return best
 
 
 def _ucb(node: Node, log_total: float) -> float:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import time
 
-from meadow.bots.base import Bot, Observation, Repeats, margins
+from meadow.bots.base import Bot, Observation, Repeats
 from meadow.core.actions import Action
-from meadow.core.game import State
+from meadow.core.game import State, margins
 from meadow.core.rng import Rng
 
 

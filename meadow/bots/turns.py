@@ -22,9 +22,9 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from meadow.bots.base import Bot, Observation, margins
+from meadow.bots.base import Bot, Observation
 from meadow.core.actions import Action
-from meadow.core.game import Game, State
+from meadow.core.game import Game, State, margins
 from meadow.core.rng import Rng
 
 PER_OPENING = 2  # partial turns kept under each first decision, whatever their rank

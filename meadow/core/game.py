@@ -7,6 +7,7 @@ the state untouched when an action is refused.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping
 from itertools import repeat
@@ -118,13 +119,15 @@ class Game(ABC):
         orders of the same decisions); None where a game gives no such key."""
         return None
 
-    def settled_by_evaluation(self, state: State) -> bool:
-        """Whether a search plays the pending decision, below its root, as the evaluation
-        one step on likes best instead of branching on it. For a choice that follows a
-        draw and that the evaluation judges well (Topiary's tile into the gap after a take):
-        branched, every world's drawn tile and hand makes children of its own, and a
-        second's search fills too few of them to reach the next turn. Default: never."""
-        return False
+    def settled_choice(self, state: State) -> Action | None:
+        """The action a search plays for the pending decision, below its root, instead of
+        branching on it; None to branch. For a choice that follows a draw and that the
+        evaluation judges well (Topiary's tile into the gap after a take, Renature's plant
+        after a domino): branched, every world's draw and hand make children of their own,
+        and a second's search fills too few of them to reach the next turn. Most games settle
+        it as `best_by_evaluation` does; a game may work the same choice out from what the
+        action changes, without playing each one. Default: never (None)."""
+        return None
 
     def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
         """What `seat` learned by chance in these events (the step that caused them is done
@@ -287,3 +290,25 @@ def _listed(action: Action, legal: list[Action]) -> bool:
     """Whether `action` is in `legal`. An action taken from the list is that very object,
     so identity is tried first, in C; comparing by value calls each dataclass's `__eq__`."""
     return any(map(is_, legal, repeat(action))) or action in legal
+
+
+def margins(values: list[float], seat: int) -> float:
+    """A seat's lead over the best other seat (negative when behind)."""
+    others = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - max(others) if others else values[seat]
+
+
+def best_by_evaluation(game: Game, state: State) -> Action:
+    """The legal action after which the mover's lead by the evaluation is largest (the first
+    of equals), each one played on a clone: how a search settles a decision by default."""
+    mover = state.to_move
+    assert mover is not None
+    best, best_lead = None, -math.inf
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply(action)
+        lead = margins(game.evaluate(after), mover)
+        if lead > best_lead:
+            best, best_lead = action, lead
+    assert best is not None
+    return best

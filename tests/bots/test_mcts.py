@@ -12,7 +12,7 @@ from meadow import games
 from meadow.bots import MctsBot, observe
 from meadow.bots.mcts import Node
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.game import Game, State
+from meadow.core.game import Game, State, best_by_evaluation
 from meadow.core.options import GameOptions
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -228,9 +228,9 @@ class SettledGamble(Gamble):
     def __init__(self) -> None:
         super().__init__(hook=False)
 
-    def settled_by_evaluation(self, state: State) -> bool:
+    def settled_choice(self, state: State) -> Action | None:
         assert isinstance(state, GambleState)
-        return state.drawn
+        return best_by_evaluation(self, state) if state.drawn else None
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -242,13 +242,11 @@ def test_a_decision_settled_by_the_evaluation_is_played_per_world_and_the_draw_i
 
 
 def test_best_by_evaluation_takes_the_best_lead_one_step_on():
-    from meadow.bots.mcts import best_by_evaluation
-
     game = SettledGamble()
     for good, expected in ((True, KEEP), (False, FOLD)):
         state = GambleState(game, Rng(1), good=good)
         state.apply(Word(DRAW))
-        assert best_by_evaluation(state, game) == Word(expected)
+        assert best_by_evaluation(game, state) == Word(expected)
 
 
 def _actions_below_root(root: Node) -> set[type]:
@@ -266,8 +264,8 @@ def _actions_below_root(root: Node) -> set[type]:
 class BranchingTopiary(Topiary):
     """Topiary as it was searched before: every placement a node of the tree."""
 
-    def settled_by_evaluation(self, state: State) -> bool:
-        return False
+    def settled_choice(self, state: State) -> Action | None:
+        return None
 
 
 def test_topiarys_placements_are_settled_below_the_root_and_searched_at_it():

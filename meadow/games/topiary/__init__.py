@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.actions import Action
 from meadow.core.errors import OptionError
-from meadow.core.game import Game, State
+from meadow.core.game import Game, State, best_by_evaluation
 from meadow.core.options import GameOptions
 from meadow.games.topiary import text
 from meadow.games.topiary.options import TopiaryOptions
@@ -40,13 +41,13 @@ class Topiary(Game):
     def event_text(self, event: Mapping[str, Any]) -> str:
         return text.event_text(event)
 
-    def settled_by_evaluation(self, state: State) -> bool:
+    def settled_choice(self, state: State) -> Action | None:
         """The tile into the gap, below a search's root: after a take each world holds
         its own drawn tile, so a tree branching on the placement splits every take into
         some 30 draws times 4 tiles and barely reaches the next turn in a second. At 0.2 s a
         decision, placing by the evaluation won 49 of 80 games against branching (docs/ai.md)."""
         assert isinstance(state, TopiaryState)
-        return state.phase == PLACE
+        return best_by_evaluation(self, state) if state.phase == PLACE else None
 
     def evaluate(self, state: State) -> list[float]:
         assert isinstance(state, TopiaryState)
