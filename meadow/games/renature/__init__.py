@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meadow.core.actions import Action
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.games.renature import components as c
 from meadow.games.renature import text
 from meadow.games.renature.options import RenatureOptions
-from meadow.games.renature.rules import RenatureState, setup
+from meadow.games.renature.rules import PLANT, RenatureState, setup
 
 
 class Renature(Game):
@@ -31,6 +32,15 @@ class Renature(Game):
 
     def event_text(self, event: Mapping[str, Any]) -> str:
         return text.event_text(event)
+
+    def settled_choice(self, state: State) -> Action | None:
+        """The plant after a domino, below a search's root, settled as the evaluation likes
+        best (`RenatureState.best_planting`): branched, every domino placement split into
+        its plants (a kind times a space beside it), and the search hardly reached the
+        reply. At 0.1 s a decision, settled won 42 of 60 games against branching
+        (docs/ai.md)."""
+        assert isinstance(state, RenatureState)
+        return state.best_planting() if state.phase == PLANT else None
 
     def evaluate(self, state: State) -> list[float]:
         """Points so far, plus clouds, minus plants still to plant, plus open areas as if

@@ -7,6 +7,7 @@ points the rules leave open are marked "Open point" and listed in docs/renature.
 
 from __future__ import annotations
 
+import math
 from bisect import insort
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from functools import cache, lru_cache
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
-from meadow.core.game import State
+from meadow.core.game import State, margins
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
 from meadow.games.renature import components as c
@@ -264,16 +265,64 @@ class RenatureState(State):
                 totals[plant[1]] = totals.get(plant[1], 0) + plant[0]
         return totals
 
-    def would_score(self, area: str) -> dict[int, int]:
-        """Points per seat if this area were scored now (the interface's hover information)."""
+    def would_score(self, area: str, totals: dict[int, int] | None = None) -> dict[int, int]:
+        """Points per seat if this area were scored now (the interface's hover information),
+        or with these colours' totals in it instead of its own."""
+        if totals is None:
+            totals = self.totals(area)
         if self.valley:
-            return valley_area_points(self.totals(area), len(self.areas()[area]))
+            return valley_area_points(totals, len(self.areas()[area]))
         token = self.tokens_on.get(area)
         if token is None:
             return {}
-        return area_points(
-            self.totals(area), c.area_tokens()[token].main, c.area_tokens()[token].minor
-        )
+        return area_points(totals, c.area_tokens()[token].main, c.area_tokens()[token].minor)
+
+    def best_planting(self) -> Action:
+        """The plant (or no plant) after which the mover's lead by the evaluation is largest,
+        the first of equals: what a search plays for the plant below its root. Worked out
+        from what a plant changes (its points, the clouds it takes, one plant fewer to plant,
+        its area's scoring as if now), not by playing each on a clone: the leads of
+        `best_by_evaluation`, at a tenth of its cost. Cloud actions are left out: one step on
+        they only spend clouds."""
+        mover = self.seat
+        assert mover is not None and self.phase == PLANT
+        values = self.game.evaluate(self)
+        room = c.CLOUD_SPACES - self.seats[mover].clouds
+        best, best_lead = SKIP_PLANT, -math.inf
+        for action in self.legal_actions():
+            if isinstance(action, PlacePlant):
+                lead = margins(self._after_planting(action, mover, values, room), mover)
+            elif action is SKIP_PLANT:
+                lead = margins(values, mover)
+            else:
+                continue
+            if lead > best_lead:
+                best, best_lead = action, lead
+        return best
+
+    def _after_planting(
+        self, action: PlacePlant, mover: int, values: list[float], room: int
+    ) -> list[float]:
+        """The evaluation `values` after `action`, as `Renature.evaluate` would give it."""
+        cell = self._cell(action.cell)
+        area = self.area_id[cell]
+        assert area is not None
+        value = c.PLANT_VALUE[action.plant]
+        plant_at = self.plant_at
+        others = [plant_at[x][0] for x in self.areas()[area] if plant_at[x] is not None]  # type: ignore[index]
+        after = list(values)
+        # Its points, the clouds on its space, and one plant of that value fewer to plant.
+        after[mover] += plant_points(value, others) + min(self.board_clouds.get(cell, 0), room)
+        after[mover] += value
+        totals = self.totals(area)
+        before = self.would_score(area, totals)
+        colour = NEUTRAL if action.neutral else mover
+        totals[colour] = totals.get(colour, 0) + value
+        for seat_no, points in self.would_score(area, totals).items():
+            after[seat_no] += points
+        for seat_no, points in before.items():
+            after[seat_no] -= points
+        return after
 
     def area_brook(self) -> dict[str, int]:
         """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""

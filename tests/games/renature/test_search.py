@@ -1,0 +1,62 @@
+"""Renature's plant settled for a search (`Renature.settled_choice`, `best_planting`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from meadow import games
+from meadow.core.game import best_by_evaluation, margins
+from meadow.core.rng import Rng
+from meadow.games.renature import components as c
+from meadow.games.renature.actions import PlacePlant, SkipPlant
+from meadow.games.renature.rules import PLANT, RenatureState
+
+RENATURE = games.get("renature")
+
+
+def _plant_phases(players: int, options: dict[str, str], seed: int):
+    """Every position of a random game where a plant is to be chosen."""
+    state = RENATURE.setup(players, options, seed)
+    assert isinstance(state, RenatureState)
+    rng = Rng(seed)
+    while not state.is_over:
+        legal = state.legal_actions()
+        if state.phase == PLANT:
+            yield state
+        state.apply(legal[rng.below(len(legal))])
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {"board": "valley"}), (4, {}), (2, {"board": "valley"})]
+)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_plantings_lead_is_the_evaluations_after_playing_it(players, options, seed):
+    """What `best_planting` works out for a plant is the lead the evaluation gives after
+    playing it, in every plant phase of random games (base and Valley, 2-4 players)."""
+    checked = 0
+    for state in _plant_phases(players, options, seed):
+        mover = state.to_move
+        values = RENATURE.evaluate(state)
+        room = c.CLOUD_SPACES - state.seats[mover].clouds
+        for action in state.legal_actions():
+            if not isinstance(action, PlacePlant):
+                continue
+            after = state.clone()
+            after.apply(action)
+            if after.is_over:  # the last plant of the game: final scoring, not the estimate
+                continue
+            worked_out = state._after_planting(action, mover, values, room)
+            assert margins(worked_out, mover) == margins(RENATURE.evaluate(after), mover), action
+            checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_best_planting_is_best_by_evaluation_over_the_plants(seed):
+    """The plant chosen is the one `best_by_evaluation` chooses (cloud actions aside, which
+    one step on only spend clouds: it never prefers one)."""
+    for state in _plant_phases(2, {}, seed):
+        chosen = state.best_planting()
+        assert isinstance(chosen, PlacePlant | SkipPlant)
+        assert chosen == best_by_evaluation(RENATURE, state)
+        assert RENATURE.settled_choice(state) == chosen
