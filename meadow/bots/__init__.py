@@ -12,7 +12,7 @@ from meadow.core.errors import MeadowError
 
 def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     """A bot from its name: random, greedy, mcts:<iterations>, mcts:<seconds>s, either
-    optionally followed by :rollout=<decisions>, a level (beginner, easy,
+    optionally followed by :rollout=<decisions> and :settle=off, a level (beginner, easy,
     medium, hard, expert; see meadow.bots.levels), or a trained
     policy: policy:<name>, or with `trust_imports` policy:<module>:<attribute> and
     policy:<file.py>:<attribute> (see meadow.rl.policy_bot; importing runs the module's code,
@@ -36,19 +36,7 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     if kind == "turn":
         return _turn_bot(spec, rest)
     if kind == "mcts":
-        budget, _, rollout = rest.partition(":rollout=")
-        try:
-            depth = int(rollout) if rollout else None
-            if depth is not None and depth < 0:
-                raise ValueError
-            if budget.endswith("s"):
-                return MctsBot(seconds=float(budget[:-1]), rollout=depth)
-            return MctsBot(iterations=int(budget or "200"), rollout=depth)
-        except ValueError:
-            raise MeadowError(
-                f"bot {spec!r}: the budget is iterations (mcts:500) or seconds (mcts:1s), "
-                "optionally with a rollout length (mcts:1s:rollout=10)"
-            ) from None
+        return _mcts_bot(spec, rest)
     raise MeadowError(
         f"no bot {spec!r}; bots are the levels ({', '.join(LEVELS)}), random, greedy, "
         "greedy:<share>, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:<name>"
@@ -67,6 +55,31 @@ def _careless_greedy(spec: str, rest: str) -> Bot:
             "played at random, from 0 to 1 (greedy:0.3)"
         )
     return GreedyBot(careless=careless)
+
+
+def _mcts_bot(spec: str, rest: str) -> Bot:
+    """mcts:<iterations> or mcts:<seconds>s, then optionally :rollout=<decisions> (random
+    decisions past a new node; the game's own by default) and :settle=off (branch on every
+    decision, also those the game settles for a search: a development switch, to measure
+    what settling is worth)."""
+    budget, *settings = rest.split(":")
+    try:
+        found = dict(setting.split("=", 1) for setting in settings)
+        settle = found.get("settle", "on")
+        if not set(found) <= {"rollout", "settle"} or settle not in ("on", "off"):
+            raise ValueError
+        depth = int(found["rollout"]) if "rollout" in found else None
+        if depth is not None and depth < 0:
+            raise ValueError
+        if budget.endswith("s"):
+            return MctsBot(seconds=float(budget[:-1]), rollout=depth, settle=settle == "on")
+        return MctsBot(iterations=int(budget or "200"), rollout=depth, settle=settle == "on")
+    except ValueError:
+        raise MeadowError(
+            f"bot {spec!r}: the budget is iterations (mcts:500) or seconds (mcts:1s), "
+            "optionally with a rollout length (mcts:1s:rollout=10) and settle=off "
+            "(mcts:1s:settle=off: branch on the decisions the game settles)"
+        ) from None
 
 
 def _turn_bot(spec: str, rest: str) -> Bot:

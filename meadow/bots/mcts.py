@@ -66,6 +66,7 @@ class MctsBot(Bot):
         seconds: float = 0.0,
         rollout: int | None = None,
         scale: float = 10.0,
+        settle: bool = True,
     ) -> None:
         if iterations < 0 or seconds < 0 or not (iterations or seconds):
             raise ValueError("an MCTS bot needs a positive iteration or time budget")
@@ -73,12 +74,15 @@ class MctsBot(Bot):
         self.seconds = seconds
         self.rollout = rollout
         self.scale = scale
+        self.settle = settle  # off: branch also on the decisions the game settles
         # A bound on any one search, whatever the budget: a server sets it for bots whose
         # budget a stranger chose.
         self.time_limit: float | None = None
         self.name = f"mcts:{seconds:g}s" if seconds else f"mcts:{iterations}"
         if rollout is not None:
             self.name += f":rollout={rollout}"
+        if not settle:
+            self.name += ":settle=off"
         self.repeats = Repeats()
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
@@ -140,7 +144,7 @@ class MctsBot(Bot):
         game = observation.game
         node, path, movers = root, [], []
         while not world.is_over:
-            settled = game.settled_choice(world) if path else None
+            settled = game.settled_choice(world) if path and self.settle else None
             if settled is not None:
                 world.apply(settled)
                 continue
@@ -178,7 +182,10 @@ class MctsBot(Bot):
                 child.outcomes[outcome] = Node()
                 break
             node = below
-        while not world.is_over and (settled := game.settled_choice(world)) is not None:
+        while self.settle and not world.is_over:
+            settled = game.settled_choice(world)
+            if settled is None:
+                break
             world.apply(settled)
         depth = observation.game.rollout_depth if self.rollout is None else self.rollout
         for _ in range(depth):

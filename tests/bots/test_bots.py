@@ -79,6 +79,9 @@ def test_greedy_prefers_the_better_move_in_topiary():
         ("mcts:10", "mcts:10"),
         ("mcts:0.1s", "mcts:0.1s"),
         ("mcts:50:rollout=4", "mcts:50:rollout=4"),
+        ("mcts:0.1s:settle=off", "mcts:0.1s:settle=off"),
+        ("mcts:50:settle=off:rollout=4", "mcts:50:rollout=4:settle=off"),
+        ("mcts:50:settle=on", "mcts:50"),
     ],
 )
 def test_bot_specs(spec, name):
@@ -92,7 +95,18 @@ def test_mcts_rollout_defaults_to_the_games_depth():
 
 
 @pytest.mark.parametrize(
-    "spec", ["chess", "mcts:lots", "mcts:xs", "mcts:0", "mcts:-1s", "mcts:5:rollout=-1"]
+    "spec",
+    [
+        "chess",
+        "mcts:lots",
+        "mcts:xs",
+        "mcts:0",
+        "mcts:-1s",
+        "mcts:5:rollout=-1",
+        "mcts:5:settle=no",
+        "mcts:5:settle",
+        "mcts:5:depth=3",
+    ],
 )
 def test_unknown_bots_are_refused(spec):
     with pytest.raises(MeadowError):

@@ -16,7 +16,6 @@ from meadow.core.game import Game, State, best_by_evaluation
 from meadow.core.options import GameOptions
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
-from meadow.games.topiary import Topiary
 
 # A one-player gamble. `safe` scores 2 now. `draw` turns up a face-down card, good or bad,
 # after which the player either `keep`s it (+10 good, -10 bad) or `fold`s (0). Knowing the
@@ -261,25 +260,17 @@ def _actions_below_root(root: Node) -> set[type]:
     return kinds
 
 
-class BranchingTopiary(Topiary):
-    """Topiary as it was searched before: every placement a node of the tree."""
-
-    def settled_choice(self, state: State) -> Action | None:
-        return None
-
-
 def test_topiarys_placements_are_settled_below_the_root_and_searched_at_it():
-    from dataclasses import replace
 
     from meadow.games.topiary.actions import PlaceTile, PlaceVisitor, TakeTile
 
     state = games.get("topiary").setup(2, seed=7)
     observation = observe(state, 0)
     trees = {}
-    for name, game in (("settled", observation.game), ("branching", BranchingTopiary())):
-        bot, root, rng = MctsBot(iterations=1, scale=10.0), Node(), Rng(7)
+    for name, settle in (("settled", True), ("branching", False)):
+        bot, root, rng = MctsBot(iterations=1, scale=10.0, settle=settle), Node(), Rng(7)
         for _ in range(600):
-            bot._iterate(replace(observation, game=game), root, rng)
+            bot._iterate(observation, root, rng)
         trees[name] = _actions_below_root(root)
     assert PlaceTile not in trees["settled"]
     assert {TakeTile, PlaceVisitor} <= trees["settled"]  # the turn after it is reached
