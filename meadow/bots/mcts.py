@@ -13,9 +13,10 @@ that step is a chance node: the walk goes on below the outcome the searching sea
 subtree per outcome. Without it the decisions after a reveal would pool the worlds' hidden
 cards and plan for each world's own card (strategy fusion); a new outcome ends the walk.
 
-Where a game settles a decision (`Game.settled_choice`: Topiary's tile into the gap), the walk
-below the root plays the action the game names, the one its evaluation likes best one step
-on, without a node: the tree branches on the choices before and after it.
+Where a game settles a decision (`Game.settled_choice`: Topiary's tile into the gap,
+Renature's plant), the walk below the root plays the action the game names, the one its
+evaluation likes best one step on, without a node: the tree branches on the choices before
+and after it.
 """
 
 from __future__ import annotations

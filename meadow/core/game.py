@@ -121,12 +121,12 @@ class Game(ABC):
 
     def settled_choice(self, state: State) -> Action | None:
         """The action a search plays for the pending decision, below its root, instead of
-        branching on it; None to branch. For a choice that follows a draw and that the
-        evaluation judges well (Topiary's tile into the gap after a take, Renature's plant
-        after a domino): branched, every world's draw and hand make children of their own,
-        and a second's search fills too few of them to reach the next turn. Most games settle
-        it as `best_by_evaluation` does; a game may work the same choice out from what the
-        action changes, without playing each one. Default: never (None)."""
+        branching on it; None to branch. For a choice the evaluation judges well that would
+        widen the tree under every choice before it: Topiary's tile into the gap after a
+        take, where every world's drawn tile and hand make children of their own; Renature's
+        plant after each domino placement. Branched, a second's search fills too few of them
+        to reach the next turn. A game settles it as `best_by_evaluation` does, or works the
+        same choice out from what each action changes, without playing it. Default: never."""
         return None
 
     def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
