@@ -282,7 +282,7 @@ class RenatureState(State):
         the first of equals: what a search plays for the plant below its root. Worked out
         from what a plant changes (its points, the clouds it takes, one plant fewer to plant,
         its area's scoring as if now), not by playing each on a clone: the leads of
-        `best_by_evaluation`, at a tenth of its cost. Cloud actions are left out: one step on
+        `best_by_evaluation`, at an eighth of its cost. Cloud actions are left out: one step on
         they only spend clouds."""
         mover = self.seat
         assert mover is not None and self.phase == PLANT
