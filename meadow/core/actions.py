@@ -34,13 +34,17 @@ class Action:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Something that happened, for logs, animation and replay.
 
     `public` is what every seat and spectator learns; `private[seat]` adds what only that seat
     learns (the tile it drew). `reveals` marks a point undo may not cross: hidden information
     came out or chance was used.
+
+    An event is never changed once made. It is not frozen all the same: the engines make one
+    or two every decision, and a frozen dataclass takes three times as long to build (0.58
+    against 0.20 µs), some 4 % of a random game's time in Harmonies and Renature.
     """
 
     kind: str

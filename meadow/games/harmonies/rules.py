@@ -78,8 +78,9 @@ class Player:
     # a board that stays as it is (the other seats' in a search), so they cost nothing.
     # Each space's landscape, kept up to date as tokens go down (see `lands`).
     known_lands: list[str | None] | None = field(default=None, repr=False, compare=False)
-    # Per held card: where its next cube may go. Worked out when asked; forgotten when a
-    # token or a cube goes down on this board (nothing else changes it).
+    # Per held card: where its next cube may go. Worked out when asked; when a token or a
+    # cube goes down on this board (nothing else changes it), kept for the cards whose
+    # habitat does not name the landscape the space had or has now (`_cube_spaces_kept`).
     known_cube_spaces: dict[int, tuple[int, ...]] = field(
         default_factory=dict, repr=False, compare=False
     )
@@ -143,11 +144,18 @@ class Player:
 
     def changed(self, space: int) -> None:
         """A token or a cube went down on `space`: bring what is kept up to date."""
-        if self.known_lands is not None:
-            lands = self.known_lands[:]
-            lands[space] = c.LANDSCAPES.get(self.stacks[space])
-            self.known_lands = lands
-        self.known_cube_spaces = {}
+        lands = self.known_lands
+        if lands is None:
+            self.known_cube_spaces = {}
+        else:
+            was, now = lands[space], c.LANDSCAPES.get(self.stacks[space])
+            if was != now:
+                lands = lands[:]
+                lands[space] = now
+                self.known_lands = lands
+            self.known_cube_spaces = _cube_spaces_kept(
+                self.known_cube_spaces, space, (was, now) if was != now else (), self.cubes[space]
+            )
         memo = self.memo
         if len(memo) > ("before" in memo):  # something was worked out on the board before
             memo.pop("before", None)  # so that memos do not chain up a game
@@ -185,6 +193,22 @@ class Player:
             if cid == card_id:
                 return placed
         return 0
+
+
+def _cube_spaces_kept(
+    known: dict[int, tuple[int, ...]], space: int, lands: tuple[str | None, ...], cube: int
+) -> dict[int, tuple[int, ...]]:
+    """The held cards' cube spaces that still hold after a token or a cube went down on
+    `space`: a card's are worked out again only if its habitat names one of `lands` (the
+    landscape the space had and has, when it changed); a cube there takes the space from all."""
+    kept = {}
+    for cid, spaces in known.items():
+        if lands and not _habitat_landscapes(cid).isdisjoint(lands):
+            continue
+        if cube and space in spaces:
+            spaces = tuple(i for i in spaces if i != space)
+        kept[cid] = spaces
+    return kept
 
 
 class HarmoniesState(State):
@@ -274,44 +298,47 @@ class HarmoniesState(State):
     def _generate_legal(self) -> list[Action]:
         assert self.seat is not None
         player = self.seats[self.seat]
+        by_card = _card_actions()
         if self.phase == SPIRIT:
-            return [ChooseSpirit(c.cards()[cid].slug) for cid in sorted(player.offer)]
+            return [by_card[cid].choose_spirit for cid in sorted(player.offer)]
         actions: list[Action] = []
         if self.taken_space < 0:
-            actions += [TakeTokens(i + 1) for i, space in enumerate(self.central) if space]
+            actions += [_TAKE_TOKENS[i] for i, space in enumerate(self.central) if space]
         if self.hand:
             actions += self._token_actions(player)
-        if self._may_take_card(player):
-            actions += [
-                TakeCard(c.cards()[cid].slug) for cid in self.display if self._affordable(cid)
-            ]
-        cube_actions = _cube_action_table(self.board.side)
-        for cid, spaces in self.cube_spaces(self.seat).items():
-            by_space = cube_actions[cid]
-            actions += [by_space[i] for i in spaces]
+        if not self.card_taken and len(player.held) < c.HELD_CARD_LIMIT:
+            # Open point: with too few cubes left in the reserve a card cannot be taken.
+            reserve = self.cube_reserve
+            for cid in self.display:
+                if by_card[cid].cubes <= reserve:
+                    actions.append(by_card[cid].take_card)
+        if player.held:
+            cube_actions = _cube_action_table(self.board.side)
+            known = player.known_cube_spaces
+            for cid, _placed in player.held:
+                spaces = known.get(cid)
+                if spaces is None:
+                    spaces = known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
+                if spaces:
+                    by_space = cube_actions[cid]
+                    actions += [by_space[i] for i in spaces]
         if self.taken_space >= 0 and not self.hand:
-            actions.append(EndTurn())
+            actions.append(_END_TURN)
             if self.solo and not self.card_taken and self.deck:
-                actions += [SwapCard(c.cards()[cid].slug) for cid in self.display]
+                actions += [by_card[cid].swap_card for cid in self.display]
         return actions
 
     def _token_actions(self, player: Player) -> list[Action]:
         """Every token in hand on every space that takes it: by colour, then by space."""
         token_actions = _token_action_table(self.board.side)
         open_spaces = player.open_spaces()
+        hand = self.hand
         actions: list[Action] = []
         for colour in c.COLOURS:
-            if colour in self.hand:
+            if colour in hand:
                 by_space = token_actions[colour]
                 actions += [by_space[i] for i in open_spaces[colour]]
         return actions
-
-    def _may_take_card(self, player: Player) -> bool:
-        return not self.card_taken and len(player.held) < c.HELD_CARD_LIMIT
-
-    def _affordable(self, card_id: int) -> bool:
-        # Open point: with too few cubes left in the reserve a card cannot be taken.
-        return c.cards()[card_id].cubes <= self.cube_reserve
 
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
         """Spaces where a cube of `card_id` may go: free of cubes, and the card's habitat
@@ -328,7 +355,7 @@ class HarmoniesState(State):
             if cid not in known:
                 known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
             spaces[cid] = known[cid]
-        return spaces
+        return spaces  # _generate_legal works the same out inline, without the dict
 
     def _habitat_spaces(
         self, card_id: int, lands: list[str | None], cubes: list[int]
@@ -735,6 +762,37 @@ Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
 @cache
 def _cube_landscape(card_id: int) -> str:
     return c.cards()[card_id].cube_landscape
+
+
+_TAKE_TOKENS = tuple(TakeTokens(space + 1) for space in range(max(CENTRAL_SPACES.values())))
+_END_TURN = EndTurn()
+
+
+@dataclass(frozen=True, slots=True)
+class _CardActions:
+    """A card's actions in the legal list, built once, and its cube count."""
+
+    take_card: TakeCard
+    choose_spirit: ChooseSpirit
+    swap_card: SwapCard
+    cubes: int
+
+
+@cache
+def _card_actions() -> dict[int, _CardActions]:
+    return {
+        cid: _CardActions(
+            TakeCard(card.slug), ChooseSpirit(card.slug), SwapCard(card.slug), card.cubes
+        )
+        for cid, card in c.cards().items()
+    }
+
+
+@cache
+def _habitat_landscapes(card_id: int) -> frozenset[str]:
+    """Every landscape a card's habitat names, its cube's space included."""
+    pattern = {land for rotation in c.cards()[card_id].rotations() for _, _, land in rotation}
+    return frozenset({_cube_landscape(card_id), *pattern})
 
 
 @cache

@@ -19,7 +19,7 @@ from meadow.games.harmonies.actions import (
     TakeCard,
     TakeTokens,
 )
-from tests.games.harmonies.helpers import fill, fresh, put
+from tests.games.harmonies.helpers import HARMONIES, fill, fresh, put
 
 RULES = json.loads(
     resources.files("meadow.games.harmonies").joinpath("data").joinpath("rules.json").read_text()
@@ -235,3 +235,25 @@ def test_random_games_keep_every_token():
             count += len(state.hand) + sum(state.discarded.values())
             count += sum(len(s) for p in state.seats for s in p.stacks)
             assert count == 120
+
+
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_cube_spaces_kept_from_move_to_move_are_a_fresh_boards(side: str):
+    """Each board keeps its held cards' cube spaces from one move to the next and works a
+    card's out again only when its habitat names the landscape a token changed: the kept
+    spaces must be those a board read afresh from JSON works out, for every seat at every
+    step, the others' boards included."""
+    rng = Rng(5)
+    compared = found = 0
+    for seed in range(12):
+        state = fresh(2 + seed % 3, seed, side=side, spirits=seed % 2 == 0)
+        while not state.is_over:
+            again = HARMONIES.state_from_json(state.to_json())
+            for seat in range(state.players):
+                kept = state.cube_spaces(seat)
+                assert kept == again.cube_spaces(seat), (seed, state.ply, seat)
+                compared += len(kept)
+                found += sum(1 for spaces in kept.values() if spaces)
+            actions = state.legal_actions()
+            state.apply(actions[rng.below(len(actions))])
+    assert compared > 1000 and found > 100, (compared, found)
