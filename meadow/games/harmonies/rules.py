@@ -7,7 +7,6 @@ leaves open are documented in docs/harmonies.md and marked "Open point" here.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -85,7 +84,7 @@ class Player:
         default_factory=dict, repr=False, compare=False
     )
     # Per colour: the spaces a token of it may go on, kept up to date (see `open_spaces`).
-    known_open: dict[str, list[int]] | None = field(default=None, repr=False, compare=False)
+    known_open: dict[str, int] | None = field(default=None, repr=False, compare=False)
     # What scoring and the bots' evaluation work out from the board as it stands (its stacks
     # and cubes), by their own keys: shared with the board's copies, which stand the same
     # until a token or a cube goes down. Then a new memo starts, which knows the last memo
@@ -113,16 +112,16 @@ class Player:
             self.known_lands = [c.LANDSCAPES.get(stack) for stack in self.stacks]
         return self.known_lands
 
-    def open_spaces(self) -> dict[str, list[int]]:
-        """Per colour: the spaces, in order, where a token of it may go (no cube there, and
-        it stacks into a Tree, Mountain or Building: rulebook p.4)."""
+    def open_spaces(self) -> dict[str, int]:
+        """Per colour: the spaces where a token of it may go (no cube there, and it stacks
+        into a Tree, Mountain or Building: rulebook p.4), as a mask (bit i: space i)."""
         if self.known_open is None:
             self.known_open = {
-                colour: [
-                    i
+                colour: sum(
+                    1 << i
                     for i, stack in enumerate(self.stacks)
                     if not self.cubes[i] and colour in _TAKES[stack]
-                ]
+                )
                 for colour in c.COLOURS
             }
         return self.known_open
@@ -170,16 +169,13 @@ class Player:
             return
         stack = self.stacks[space]
         takes = () if self.cubes[space] else _TAKES[stack]
+        bit = 1 << space
         known_open = dict(self.known_open)
         for colour in _MAY_CHANGE[stack]:
-            spaces = known_open[colour]
-            at = bisect_left(spaces, space)
-            there = at < len(spaces) and spaces[at] == space
             if colour in takes:
-                if not there:
-                    known_open[colour] = [*spaces[:at], space, *spaces[at:]]
-            elif there:
-                known_open[colour] = spaces[:at] + spaces[at + 1 :]
+                known_open[colour] |= bit
+            else:
+                known_open[colour] &= ~bit
         self.known_open = known_open
 
     def empty_spaces(self) -> int:
@@ -330,14 +326,16 @@ class HarmoniesState(State):
 
     def _token_actions(self, player: Player) -> list[Action]:
         """Every token in hand on every space that takes it: by colour, then by space."""
-        token_actions = _token_action_table(self.board.side)
+        token_actions = _token_actions_by_byte(self.board.side)
         open_spaces = player.open_spaces()
         hand = self.hand
         actions: list[Action] = []
         for colour in c.COLOURS:
             if colour in hand:
-                by_space = token_actions[colour]
-                actions += [by_space[i] for i in open_spaces[colour]]
+                mask = open_spaces[colour]
+                for by_byte in token_actions[colour]:
+                    actions += by_byte[mask & 0xFF]
+                    mask >>= 8
         return actions
 
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
@@ -806,6 +804,29 @@ def _token_action_table(side: str) -> dict[str, tuple[PlaceToken, ...]]:
     """Per colour, per space of a board side: its PlaceToken action."""
     names = c.board(side).names
     return {colour: tuple(_place_token(colour, name) for name in names) for colour in c.COLOURS}
+
+
+@cache
+def _token_actions_by_byte(side: str) -> dict[str, tuple[tuple[tuple[PlaceToken, ...], ...], ...]]:
+    """Per colour, per eight spaces of a board side (0-7, 8-15, ...), per mask of those eight:
+    their PlaceToken actions in order. A legal list joins a few of these where it would look
+    up each open space."""
+    by_space = _token_action_table(side)
+    size = c.board(side).size
+    return {
+        colour: tuple(
+            tuple(
+                tuple(
+                    by_space[colour][first + k]
+                    for k in range(8)
+                    if byte >> k & 1 and first + k < size
+                )
+                for byte in range(256)
+            )
+            for first in range(0, size, 8)
+        )
+        for colour in c.COLOURS
+    }
 
 
 @cache
