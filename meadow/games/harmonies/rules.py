@@ -116,14 +116,12 @@ class Player:
         """Per colour: the spaces where a token of it may go (no cube there, and it stacks
         into a Tree, Mountain or Building: rulebook p.4), as a mask (bit i: space i)."""
         if self.known_open is None:
-            self.known_open = {
-                colour: sum(
-                    1 << i
-                    for i, stack in enumerate(self.stacks)
-                    if not self.cubes[i] and colour in _TAKES[stack]
-                )
-                for colour in c.COLOURS
-            }
+            known_open = dict.fromkeys(c.COLOURS, 0)
+            for i, stack in enumerate(self.stacks):
+                if not self.cubes[i]:
+                    for colour in _TAKES[stack]:
+                        known_open[colour] |= 1 << i
+            self.known_open = known_open
         return self.known_open
 
     def masks(self) -> list[int]:
@@ -481,17 +479,17 @@ class HarmoniesState(State):
 
     def _draw_tokens(self, n: int) -> list[str]:
         drawn = []
-        for _ in range(n):
-            left = sum(self.pouch.values())
-            if left == 0:
-                break
+        pouch = self.pouch
+        left = sum(pouch.values())
+        for _ in range(min(n, left)):
             pick = self.rng.below(left)
             for colour in c.COLOURS:
-                if pick < self.pouch[colour]:
-                    self.pouch[colour] -= 1
+                if pick < pouch[colour]:
+                    pouch[colour] -= 1
                     drawn.append(colour)
                     break
-                pick -= self.pouch[colour]
+                pick -= pouch[colour]
+            left -= 1
         return drawn
 
     def _refill_display(self) -> list[Event]:
