@@ -44,7 +44,7 @@ from typing import Any
 
 from meadow import games
 from meadow.bots import make_bot, observe
-from meadow.bots.levels import LADDER_FILE, LEVELS, spec_for
+from meadow.bots.levels import LADDER_FILE, LEVELS, offered, spec_for
 from meadow.cli.tournament import Match, decide, seating, wilson
 from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
@@ -444,7 +444,7 @@ def write_package(out: dict[str, Any], path: Path = LADDER_FILE) -> None:
     data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     levels = {}
     for name, level in out["levels"].items():
-        if name not in LEVELS:
+        if name not in offered(out["game"]):
             continue
         measured = level["spec"] == spec_for(name, out["game"])
         levels[name] = {
@@ -458,7 +458,9 @@ def write_package(out: dict[str, Any], path: Path = LADDER_FILE) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
-    parser.add_argument("--levels", default=",".join(LEVELS), help="comma-separated levels")
+    parser.add_argument(
+        "--levels", help="comma-separated levels (default: every level the game offers)"
+    )
     parser.add_argument("--random", action="store_true", help="random plays too, rated 0")
     parser.add_argument(
         "--as",
@@ -484,7 +486,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--package", action="store_true", help="and into meadow/bots/ladder.json")
     args = parser.parse_args(argv)
     game = games.get(args.game)
-    names = [name.strip() for name in args.levels.split(",") if name.strip()]
+    listed = args.levels.split(",") if args.levels else offered(game.id)
+    names = [name.strip() for name in listed if name.strip()]
     if args.random:
         names.insert(0, "random")
     standins = dict(entry.split("=", 1) for entry in args.standins)

@@ -18,15 +18,17 @@ from typing import Any, Protocol, runtime_checkable
 
 from meadow.bots.base import Bot, Observation
 from meadow.core.actions import Action
+from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
 
 # Weakest first: the order the lobby offers them in.
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
 
 # The bot behind each level, per game id; "default" for every game not named. A game's
-# entry may name only some levels: the others come from "default". Edit freely: specs are
+# entry may name only some levels: the others come from "default". None: the game does not
+# offer that level, as it would be no stronger than the one below. Edit freely: specs are
 # anything `make_bot` accepts except a level.
-LADDER: dict[str, dict[str, str]] = {
+LADDER: dict[str, dict[str, str | None]] = {
     "default": {
         "beginner": "random",
         "easy": "greedy",
@@ -39,7 +41,14 @@ LADDER: dict[str, dict[str, str]] = {
     "harmonies": {"medium": "mcts:500", "hard": "turn:4:1s", "expert": "turn:4:3s:ahead=8"},
     # Topiary's search with its placements settled is strong from a tenth of a second on
     # (mcts:0.1s came within 46 Elo of hard): greedy sits between it and a careless greedy.
-    "topiary": {"easy": "greedy:0.3", "medium": "greedy"},
+    # Its evaluation, not its time, bounds it: 3 s played no better than 1 s (expert against
+    # hard, 60 games: -12 Elo), so it offers no expert.
+    "topiary": {"easy": "greedy:0.3", "medium": "greedy", "expert": None},
+    # Greedy and a second of search are some 200 Elo apart in Renature and 300 in Mystic
+    # Vale, and 200 iterations sat in between, less than 150 from either: greedy is the
+    # medium, and the easy level a careless greedy.
+    "renature": {"easy": "greedy:0.3", "medium": "greedy"},
+    "mystic_vale": {"easy": "greedy:0.3", "medium": "greedy"},
 }
 
 # The most any one decision of a level may take, in seconds, whatever its bot's budget
@@ -62,15 +71,43 @@ class Bounded(Protocol):
     time_limit: float | None
 
 
-def spec_for(level: str, game_id: str) -> str:
-    """The bot spec behind `level` in the game `game_id`.
-
-    >>> spec_for("easy", "renature")
-    'greedy'
-    """
+def _listed(level: str, game_id: str) -> str | None:
     if level not in LEVELS:
         raise KeyError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
     return LADDER.get(game_id, {}).get(level, LADDER["default"][level])
+
+
+def offered(game_id: str) -> tuple[str, ...]:
+    """The levels a person may choose in `game_id`, weakest first."""
+    return tuple(level for level in LEVELS if _listed(level, game_id) is not None)
+
+
+def spec_for(level: str, game_id: str) -> str:
+    """The bot spec behind `level` in the game `game_id`. A level the game does not offer
+    plays as the strongest level below it that it does: a table seated before the game
+    stopped offering it plays on.
+
+    >>> spec_for("beginner", "renature")
+    'random'
+    """
+    spec = _listed(level, game_id)
+    if spec is not None:
+        return spec
+    below = [other for other in offered(game_id) if LEVELS.index(other) < LEVELS.index(level)]
+    return spec_for(below[-1], game_id)
+
+
+def check_offered(spec: str, game_id: str) -> None:
+    """Refuse a level that `game_id` does not offer; any other bot spec passes.
+
+    Raises:
+        MeadowError: naming the levels the game offers.
+    """
+    if spec in LEVELS and spec not in offered(game_id):
+        raise MeadowError(
+            f"{game_id} has no {spec} level (it would play no better than the level below); "
+            f"its levels are {', '.join(offered(game_id))}"
+        )
 
 
 class LevelBot(Bot):
@@ -129,12 +166,12 @@ def ratings(game_id: str) -> dict[str, dict[str, Any]]:
 
 
 def describe(game_id: str, most_seconds: float | None = None) -> list[dict[str, Any]]:
-    """The levels of `game_id` as the lobby shows them, weakest first: name, seconds per
+    """The levels `game_id` offers as the lobby shows them, weakest first: name, seconds per
     decision at most, and the measured rating if there is one (`measured` says so)."""
     measured = ratings(game_id)
     anchor = _measured().get("games", {}).get(game_id, {}).get("anchor")
     out: list[dict[str, Any]] = []
-    for level in LEVELS:
+    for level in offered(game_id):
         entry: dict[str, Any] = {"level": level, "seconds": seconds(level, most_seconds)}
         figures = measured.get(level)
         # Figures count only for the bot that plays the level now, at its own budget.

@@ -10,6 +10,7 @@ from rich.table import Table
 
 from meadow import games
 from meadow.bots import make_bot, observe
+from meadow.bots.levels import check_offered
 from meadow.cli import app, console
 from meadow.cli.common import check_writable_file, game_options
 from meadow.core.actions import Action, Event
@@ -51,6 +52,7 @@ def play(
     if not 0 <= seat < players:
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
     opponent = make_bot(bot, trust_imports=True)  # the person at this terminal chose it
+    check_offered(bot.strip(), game.id)
     if save is not None:
         check_writable_file(save, "--save")
     record, state = GameRecord.start(

@@ -20,6 +20,7 @@ from meadow import games
 from meadow.bots import Bot, make_bot, observe
 from meadow.bots.base import Observation
 from meadow.bots.bounds import Overran, hard_bound
+from meadow.bots.levels import check_offered
 from meadow.cli import app, console
 from meadow.cli.common import game_options, progress
 from meadow.core.actions import Action
@@ -151,6 +152,7 @@ def tournament(
         raise MeadowError(f"--jobs {jobs}: games played at once must be 1 or more")
     for spec in specs:
         make_bot(spec, trust_imports=True)  # refuses unknown bots before any game starts
+        check_offered(spec, game.id)
     first = new_seed() if seed is None else seed
     matches = [Match(game.id, players, options, specs, first + i, i) for i in range(n)]
     seats_played = [0] * len(specs)

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 
 from meadow.bots import LEVELS, make_bot
+from meadow.bots.levels import check_offered
 from meadow.core.errors import MeadowError
 from meadow.server.errors import ApiError
 
@@ -29,13 +30,18 @@ class BotRules:
     max_seconds: float = 3.0
     max_rollout: int = 200
 
-    def check(self, spec: str) -> str:
-        """The bot `spec` names, as it will be seated.
+    def check(self, spec: str, game_id: str) -> str:
+        """The bot `spec` names, as it will be seated at a table of `game_id`.
 
         Raises:
-            ApiError: 400 with the reason, for a bot or budget this server does not allow.
+            ApiError: 400 with the reason, for a bot or budget this server does not allow,
+                or a level the game does not offer.
         """
         spec = spec.strip()
+        try:
+            check_offered(spec, game_id)
+        except MeadowError as exc:
+            raise ApiError(400, str(exc)) from None
         if spec in PLAIN:
             return spec
         kind, _, rest = spec.partition(":")

@@ -495,10 +495,10 @@ class Tables:
         checked = game.options(players, options).model_dump(mode="json")
         if len(seats) != players:
             raise ApiError(400, f"{players} players need {players} seats, not {len(seats)}")
-        seats = [None if bot is None else self.bot_rules.check(bot) for bot in seats]
+        seats = [None if bot is None else self.bot_rules.check(bot, game.id) for bot in seats]
         if mode not in ("live", "async"):
             raise ApiError(400, f"mode {mode!r}: a table is 'live' or 'async'")
-        takeover = self.bot_rules.check(clock.get("takeover_bot") or "easy")
+        takeover = self.bot_rules.check(clock.get("takeover_bot") or "easy", game.id)
         with self.db.write() as s:
             if most_open is not None:
                 _check_open_tables(s, host.id, most_open)

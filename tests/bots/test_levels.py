@@ -9,7 +9,16 @@ import pytest
 from meadow import games
 from meadow.bots import LEVELS, MctsBot, make_bot, observe
 from meadow.bots import levels as levels_module
-from meadow.bots.levels import LADDER, SECONDS, LevelBot, describe, spec_for
+from meadow.bots.levels import (
+    LADDER,
+    SECONDS,
+    LevelBot,
+    check_offered,
+    describe,
+    offered,
+    spec_for,
+)
+from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
 from tests.bots.recorder import Recorder
 
@@ -35,6 +44,23 @@ def test_a_game_of_its_own_overrides_only_the_levels_it_names(monkeypatch):
     assert spec_for("hard", "topiary") == "mcts:7"
     assert spec_for("easy", "topiary") == LADDER["default"]["easy"]
     assert spec_for("hard", "renature") == LADDER["default"]["hard"]
+
+
+def test_a_level_a_game_does_not_offer_plays_as_the_strongest_below_it(monkeypatch):
+    monkeypatch.setitem(LADDER, "topiary", {"medium": "mcts:7", "hard": None, "expert": None})
+    assert offered("topiary") == ("beginner", "easy", "medium")
+    assert spec_for("expert", "topiary") == spec_for("hard", "topiary") == "mcts:7"
+    assert [entry["level"] for entry in describe("topiary")] == ["beginner", "easy", "medium"]
+    with pytest.raises(MeadowError, match=r"no hard level.*beginner, easy, medium$"):
+        check_offered("hard", "topiary")
+    check_offered("medium", "topiary")
+    check_offered("mcts:1s", "topiary")  # bots by spec are any game's
+    check_offered("hard", "renature")
+
+
+def test_every_game_offers_beginner_to_hard():
+    for game_id in games.ids():
+        assert offered(game_id)[:4] == ("beginner", "easy", "medium", "hard")
 
 
 def test_a_level_plays_each_game_with_that_games_bot_kept_between_moves(monkeypatch):
@@ -93,12 +119,16 @@ def test_only_measured_figures_for_the_current_bot_are_shown(monkeypatch, tmp_pa
         shown = {entry["level"]: entry for entry in describe("topiary", most_seconds=2.0)}
     finally:
         levels_module._measured.cache_clear()
-    assert [entry for entry in shown] == list(LEVELS)
+    assert [entry for entry in shown] == list(offered("topiary"))
     assert shown["easy"]["measured"] and shown["easy"]["elo"] == 210.0
     assert shown["easy"]["anchor"] == "random"
     assert not shown["medium"]["measured"] and "elo" not in shown["medium"]
     assert not shown["hard"]["measured"] and not shown["beginner"]["measured"]
-    assert shown["expert"]["seconds"] == 2.0  # the server's bound, below the level's own
+    assert shown["hard"]["seconds"] == 1.0
+    monkeypatch.setitem(LADDER, "topiary", {"expert": "mcts:3s"})
+    expert = describe("topiary", most_seconds=2.0)[-1]
+    assert expert["level"] == "expert"
+    assert expert["seconds"] == 2.0  # the server's bound, below the level's own
 
 
 @pytest.mark.parametrize("game_id", games.ids())

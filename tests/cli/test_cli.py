@@ -61,6 +61,7 @@ def test_simulate_same_seed_same_statistics(capsys, monkeypatch):
         (["simulate", "topiary", "--players", "5"], "2-4 players"),
         (["replay", "missing.json"], "cannot read missing.json"),
         (["play", "topiary", "--bot", "wizard"], "no bot 'wizard'"),
+        (["play", "topiary", "--bot", "expert"], "topiary has no expert level"),
     ],
 )
 def test_bad_input_gets_one_clear_line(capsys, monkeypatch, args, message):

@@ -432,6 +432,7 @@ def test_long_jobs_are_quiet_within_the_interval(capsys, monkeypatch):
         (["--bots", "random"], "--bots random: a tournament needs two bots or more"),
         (["--bots", "random,greedy", "--jobs", "0"], "--jobs 0: games played at once must be 1"),
         (["--bots", " , "], "--bots names no bot"),
+        (["--bots", "hard,expert"], "topiary has no expert level"),
     ],
 )
 def test_tournament_refuses_what_cannot_be_played(capsys, monkeypatch, args, message):

@@ -8,7 +8,7 @@ import pytest
 from meadow import games
 from meadow.bots import LEVELS, make_bot
 from meadow.bots.base import Bot
-from meadow.bots.levels import SECONDS, LevelBot
+from meadow.bots.levels import SECONDS, LevelBot, offered
 from meadow.server import thinking
 from tests.bots.recorder import Recorder
 from tests.server.conftest import own_server
@@ -21,7 +21,7 @@ def test_each_game_lists_its_levels_with_this_servers_bound(
         described = httpx.get(server.base + "/api/games").json()
     assert {g["id"] for g in described} == set(games.ids())
     for game in described:
-        assert [entry["level"] for entry in game["levels"]] == list(LEVELS)
+        assert [entry["level"] for entry in game["levels"]] == list(offered(game["id"]))
         for entry in game["levels"]:
             assert entry["seconds"] == min(SECONDS[entry["level"]], 2.0)
             if entry["measured"]:  # figures only beside the flag that vouches for them

@@ -9,7 +9,7 @@ import time
 import pytest
 from sqlalchemy import update
 
-from meadow.bots import LEVELS
+from meadow.bots.levels import LEVELS, offered
 from meadow.store import Database, Seat
 from tests.server.conftest import Client, Server
 
@@ -45,12 +45,31 @@ def test_a_table_seating_a_bot_beyond_the_hosts_bounds_is_refused(server: Server
 
 def test_the_levels_and_bounded_budgets_are_seated(server: Server):
     host = server.client().signup(f"b-{secrets.token_hex(5)}")
-    for bot in (*LEVELS, "random", "greedy", "mcts:2000", "mcts:3s"):
+    for bot in (*offered("topiary"), "random", "greedy", "mcts:2000", "mcts:3s"):
         body = {"game": "topiary", "players": 2, "seats": [None, bot]}
         reply = host.post("/api/tables", json=body)
         assert reply.status_code == 201, (bot, reply.text)
         # A host may hold only a few open tables at once: start each.
         assert host.post(f"/api/tables/{reply.json()['id']}/start").status_code == 204
+
+
+def test_a_level_the_game_does_not_offer_is_refused_by_name(server: Server):
+    """Topiary offers no expert (it would play no better than hard): a table asking for it,
+    as a seat or as the bot that takes over a seat, is refused with the levels it has."""
+    missing = [level for level in LEVELS if level not in offered("topiary")]
+    assert missing == ["expert"]
+    host = server.client().signup(f"b-{secrets.token_hex(5)}")
+    for body in (
+        {"game": "topiary", "players": 2, "seats": [None, "expert"]},
+        {"game": "topiary", "players": 2, "seats": [None, "easy"], "takeover_bot": "expert"},
+    ):
+        reply = host.post("/api/tables", json=body)
+        assert reply.status_code == 400, reply.text
+        assert "no expert level" in reply.json()["error"]
+        assert ", ".join(offered("topiary")) in reply.json()["error"]
+    assert host.get("/api/tables/mine").json() == []
+    body = {"game": "renature", "players": 2, "seats": [None, "expert"]}
+    assert host.post("/api/tables", json=body).status_code == 201
 
 
 def test_a_stored_endless_budget_still_thinks_within_the_bound(server: Server):
