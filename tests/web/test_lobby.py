@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from meadow.bots import LEVELS
+from meadow.bots.levels import LEVELS, offered
 from tests.web.conftest import Player
 
 MEASURED = {
@@ -45,12 +45,12 @@ def test_each_level_is_offered_by_what_it_is_worth(player: Player) -> None:
     show_medium_as_measured(player)
     player.sign_up("ladder-reader")
     player.page.select_option("#new-table select[name=game]", "topiary")
-    offered = seat_choice(player)
-    assert [value for value, _ in offered] == [*LEVELS, ""]
-    texts = dict(offered)
+    choices = seat_choice(player)
+    assert [value for value, _ in choices] == [*offered("topiary"), ""]  # no expert here
+    texts = dict(choices)
     assert texts["beginner"].startswith("Computer (beginner) — for learning the rules")
     assert texts["hard"] == "Computer (hard) — strong: for experienced players"
-    assert "expert" in texts["expert"] and "mcts" not in " ".join(texts.values())
+    assert "mcts" not in " ".join(texts.values())
     # A new seat starts at easy, which nobody measured here: the page says so.
     assert player.page.input_value("#new-table select[name=seat1]") == "easy"
     hint = player.page.locator("#new-table .level-strength").first
@@ -63,10 +63,12 @@ def test_each_level_is_offered_by_what_it_is_worth(player: Player) -> None:
         "For players who know the game. Strength: about +210 Elo (+150 to +271) where "
         "random moves = 0, from 120 games between computers. Thinks at most 1 s a move."
     )
+    # Another game has its own levels: Harmonies has an expert, its medium is not measured.
+    player.page.select_option("#new-table select[name=game]", "harmonies")
+    assert [value for value, _ in seat_choice(player)] == [*LEVELS, ""]
+    assert "expert" in dict(seat_choice(player))["expert"]
     player.page.select_option("#new-table select[name=seat1]", "expert")
     assert "at most 3 s a move" in hint.text_content()
-    # Another game has its own levels: Harmonies' medium is not measured.
-    player.page.select_option("#new-table select[name=game]", "harmonies")
     player.page.select_option("#new-table select[name=seat1]", "medium")
     assert "not measured" in hint.text_content()
     assert player.errors == []
@@ -74,7 +76,7 @@ def test_each_level_is_offered_by_what_it_is_worth(player: Player) -> None:
 
 def test_a_seated_level_shows_by_its_name(player: Player) -> None:
     player.sign_up("ladder-host")
-    table = player.create_table("topiary", ["expert", ""])  # a free seat: the table waits
+    table = player.create_table("harmonies", ["expert", ""])  # a free seat: the table waits
     player.open("#/")
     row = player.page.locator(f"tr[data-table='{table}']").first
     row.wait_for()
