@@ -8,7 +8,8 @@ iterations and the rate is iterations over the search time.
 
 A second, timed run of the same searches shows where an iteration's time goes: the share
 inside `sample_hidden` (the determinization, its own clone not counted), `clone`,
-`legal_actions`, `apply` and the game's `evaluate`, each counted without the calls it makes
+`legal_actions`, `apply`, the game's `evaluate` and its `settled_choice` (a decision the search
+plays below its root without branching), each counted without the calls it makes
 to the others; the rest is the tree's own bookkeeping. The timers cost time themselves, so
 the rate comes from the first, untimed run.
 """
@@ -42,7 +43,8 @@ def positions(game: Game, players: int, seed: int) -> list[State]:
 
 
 STATE_PARTS = ("sample_hidden", "clone", "legal_actions", "apply")
-PARTS = (*STATE_PARTS, "evaluate")
+GAME_PARTS = ("evaluate", "settled_choice")  # the latter: a decision settled below the root
+PARTS = (*STATE_PARTS, *GAME_PARTS)
 
 
 class Parts:
@@ -72,11 +74,14 @@ class Parts:
         own = {name: cls.__dict__.get(name) for name in STATE_PARTS}
         for name in STATE_PARTS:
             setattr(cls, name, self.timed(name, getattr(cls, name)))
-        game.evaluate = self.timed("evaluate", game.evaluate)  # type: ignore[method-assign]
+        timed_game = [name for name in GAME_PARTS if hasattr(game, name)]  # older commits
+        for name in timed_game:
+            setattr(game, name, self.timed(name, getattr(game, name)))
         try:
             yield
         finally:
-            del game.evaluate
+            for name in timed_game:
+                delattr(game, name)
             for name, method in own.items():
                 if method is None:
                     delattr(cls, name)  # inherited: the base class's serves again

@@ -49,8 +49,8 @@ class Renature(Game):
         if state.is_over:
             return [float(seat.score) for seat in state.seats]
         areas = [0] * len(state.seats)
-        for area in state.areas():
-            for seat_no, points in state.would_score(area).items():
+        for area, totals in state.area_totals().items():  # an area without plants scores none
+            for seat_no, points in state.would_score(area, totals).items():
                 areas[seat_no] += points
         values = []
         for seat_no, seat in enumerate(state.seats):

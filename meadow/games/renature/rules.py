@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, Self
@@ -48,6 +48,26 @@ from meadow.games.renature.scoring import (
 DOMINO, MUSHROOM, PLANT, END, OVER = "domino", "mushroom", "plant", "end", "over"
 BASE_CATEGORIES = ("start", "plants", "areas", "open_areas", "clouds", "unplanted", "token_backs")
 VALLEY_CATEGORIES = ("start", "plants", "areas", "clouds", "unplanted")
+
+
+# Area scorings as if now, by the totals in the area and its awards: an evaluation asks
+# every area, and a search asks the same areas in world after world.
+_AREA_POINTS: dict[tuple[Any, ...], dict[int, int]] = {}
+_AREA_POINTS_KEPT = 1 << 16
+
+
+def _kept_scoring(
+    scoring: Callable[..., dict[int, int]], totals: dict[int, int], *awards: int
+) -> dict[int, int]:
+    """`scoring(totals, *awards)` (`area_points` or `valley_area_points`), worked out once
+    per totals and awards. Every caller gets the same dict: read it, never change it."""
+    key = (scoring, *awards, *totals.items())
+    points = _AREA_POINTS.get(key)
+    if points is None:
+        if len(_AREA_POINTS) >= _AREA_POINTS_KEPT:
+            _AREA_POINTS.clear()
+        points = _AREA_POINTS[key] = scoring(totals, *awards)
+    return points
 
 
 _place_domino = cache(PlaceDomino)  # actions are immutable values: build each one once
@@ -144,6 +164,16 @@ class Seat:
     @property
     def score(self) -> int:
         return sum(self.points.values())
+
+
+@dataclass(frozen=True, slots=True)
+class _AreaNow:
+    """An area as it stands, for the plants a search weighs in it."""
+
+    area: str
+    totals: dict[int, int]  # each colour's plant value in it
+    values: list[int]  # the values of the plants in it
+    scores: dict[int, int]  # its scoring as if now
 
 
 class RenatureState(State):
@@ -265,33 +295,61 @@ class RenatureState(State):
                 totals[plant[1]] = totals.get(plant[1], 0) + plant[0]
         return totals
 
+    def area_totals(self) -> dict[str, dict[int, int]]:
+        """`totals` of every area with a plant in it, from one pass over the plants."""
+        found: dict[str, dict[int, int]] = {}
+        plant_at, area_id = self.plant_at, self.area_id
+        for cell in self._planted():
+            value, colour = plant_at[cell]  # type: ignore[misc]
+            totals = found.setdefault(area_id[cell], {})  # type: ignore[arg-type]
+            totals[colour] = totals.get(colour, 0) + value
+        return found
+
     def would_score(self, area: str, totals: dict[int, int] | None = None) -> dict[int, int]:
         """Points per seat if this area were scored now (the interface's hover information),
         or with these colours' totals in it instead of its own."""
         if totals is None:
             totals = self.totals(area)
+        if not totals:
+            return {}
         if self.valley:
-            return valley_area_points(totals, len(self.areas()[area]))
+            return _kept_scoring(valley_area_points, totals, len(self.areas()[area]))
         token = self.tokens_on.get(area)
         if token is None:
             return {}
-        return area_points(totals, c.area_tokens()[token].main, c.area_tokens()[token].minor)
+        face = c.area_tokens()[token]
+        return _kept_scoring(area_points, totals, face.main, face.minor)
 
     def best_planting(self) -> Action:
         """The plant (or no plant) after which the mover's lead by the evaluation is largest,
         the first of equals: what a search plays for the plant below its root. Worked out
         from what a plant changes (its points, the clouds it takes, one plant fewer to plant,
         its area's scoring as if now), not by playing each on a clone: the leads of
-        `best_by_evaluation`, at an eighth of its cost. Cloud actions are left out: one step on
-        they only spend clouds."""
+        `best_by_evaluation`, at a small part of its cost. Plants of one value and colour in
+        one area change the same but for their space's clouds, so that part is worked out
+        once for them. Cloud actions are left out: one step on they only spend clouds."""
         mover = self.seat
         assert mover is not None and self.phase == PLANT
         values = self.game.evaluate(self)
         room = c.CLOUD_SPACES - self.seats[mover].clouds
+        in_area: dict[tuple[str, str, bool], float] = {}
+        areas: dict[str, _AreaNow] = {}
+        area_totals = self.area_totals()
         best, best_lead = SKIP_PLANT, -math.inf
         for action in self.legal_actions():
             if isinstance(action, PlacePlant):
-                lead = margins(self._after_planting(action, mover, values, room), mover)
+                cell = self._cell(action.cell)
+                area = self.area_id[cell]
+                assert area is not None
+                key = (area, action.plant, action.neutral)
+                lead = in_area.get(key)
+                if lead is None:
+                    now = areas.get(area)
+                    if now is None:
+                        now = areas[area] = self._area_now(area, area_totals.get(area, {}))
+                    after = self._planted_in(now, action, mover, values)
+                    lead = in_area[key] = margins(after, mover)
+                lead += min(self.board_clouds.get(cell, 0), room)
             elif action is SKIP_PLANT:
                 lead = margins(values, mover)
             else:
@@ -307,20 +365,30 @@ class RenatureState(State):
         cell = self._cell(action.cell)
         area = self.area_id[cell]
         assert area is not None
-        value = c.PLANT_VALUE[action.plant]
+        after = self._planted_in(self._area_now(area, self.totals(area)), action, mover, values)
+        after[mover] += min(self.board_clouds.get(cell, 0), room)  # the clouds on its space
+        return after
+
+    def _area_now(self, area: str, totals: dict[int, int]) -> _AreaNow:
         plant_at = self.plant_at
         others = [plant_at[x][0] for x in self.areas()[area] if plant_at[x] is not None]  # type: ignore[index]
+        return _AreaNow(area, totals, others, self.would_score(area, totals))
+
+    def _planted_in(
+        self, now: _AreaNow, action: PlacePlant, mover: int, values: list[float]
+    ) -> list[float]:
+        """The evaluation `values` after `action` in the area `now` describes, its space's
+        clouds left out: its points, one plant of its value fewer to plant, and the area's
+        scoring as if now."""
+        value = c.PLANT_VALUE[action.plant]
         after = list(values)
-        # Its points, the clouds on its space, and one plant of that value fewer to plant.
-        after[mover] += plant_points(value, others) + min(self.board_clouds.get(cell, 0), room)
-        after[mover] += value
-        totals = self.totals(area)
-        before = self.would_score(area, totals)
+        after[mover] += plant_points(value, now.values) + value
         colour = NEUTRAL if action.neutral else mover
-        totals[colour] = totals.get(colour, 0) + value
-        for seat_no, points in self.would_score(area, totals).items():
+        planted = dict(now.totals)
+        planted[colour] = planted.get(colour, 0) + value
+        for seat_no, points in self.would_score(now.area, planted).items():
             after[seat_no] += points
-        for seat_no, points in before.items():
+        for seat_no, points in now.scores.items():
             after[seat_no] -= points
         return after
 

@@ -156,21 +156,25 @@ def _redeal_dominoes(world: RenatureState, seat: int | None, rng: Rng) -> None:
 
 
 def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
-    """Tokens whose front is known keep their front; their backs and the spares are redrawn."""
-    slots: list[tuple[str, object]] = [("board", area) for area in world.tokens_on]
-    for owner, s in enumerate(world.seats):
-        if owner != seat:
-            slots += [("seat", (owner, i)) for i in range(len(s.collected))]
-    current = [_get(world, slot) for slot in slots]
+    """Tokens whose front is known keep their front; their backs and the spares are redrawn:
+    those on the board, then each other seat's, in order, from the shuffled tokens of their
+    front."""
+    others = [s for owner, s in enumerate(world.seats) if owner != seat]
+    on_board = list(world.tokens_on.items())
+    current = [token for _, token in on_board] + [t for s in others for t in s.collected]
     front = _fronts()
     by_front: dict[tuple[int, int], list[int]] = {}
     for t in current + list(world.box_tokens):
         by_front.setdefault(front[t], []).append(t)
     for key in sorted(by_front):
-        by_front[key].sort()
-        rng.shuffle(by_front[key])
-    for slot, token in zip(slots, current, strict=True):
-        _put(world, slot, by_front[front[token]].pop())
+        tokens = by_front[key]
+        if len(tokens) > 1:  # one token: a shuffle draws nothing
+            tokens.sort()
+            rng.shuffle(tokens)
+    for area, token in on_board:
+        world.tokens_on[area] = by_front[front[token]].pop()
+    for s in others:
+        s.collected = [by_front[front[token]].pop() for token in s.collected]
     world.box_tokens = sorted(t for tokens in by_front.values() for t in tokens)
 
 
@@ -178,20 +182,3 @@ def _redeal_tokens(world: RenatureState, seat: int | None, rng: Rng) -> None:
 def _fronts() -> tuple[tuple[int, int], ...]:
     """Per area token: its front (main and minor colour), which a seat may know of it."""
     return tuple((t.main, t.minor) for t in c.area_tokens())
-
-
-def _get(world: RenatureState, slot: tuple[str, object]) -> int:
-    where, key = slot
-    if where == "board":
-        return world.tokens_on[key]  # type: ignore[index]
-    owner, i = key  # type: ignore[misc]
-    return world.seats[owner].collected[i]
-
-
-def _put(world: RenatureState, slot: tuple[str, object], token: int) -> None:
-    where, key = slot
-    if where == "board":
-        world.tokens_on[key] = token  # type: ignore[index]
-    else:
-        owner, i = key  # type: ignore[misc]
-        world.seats[owner].collected[i] = token
