@@ -8,7 +8,6 @@ from typing import Any
 from meadow.core.actions import Action
 from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
-from meadow.games.renature import components as c
 from meadow.games.renature import text
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.rules import PLANT, RenatureState, setup
@@ -54,8 +53,7 @@ class Renature(Game):
                 areas[seat_no] += points
         values = []
         for seat_no, seat in enumerate(state.seats):
-            unplanted = sum(c.PLANT_VALUE[k.split()[-1]] * n for k, n in seat.supply.items())
-            values.append(float(seat.score + seat.clouds - unplanted + areas[seat_no]))
+            values.append(float(seat.score + seat.clouds - seat.unplanted() + areas[seat_no]))
         return values
 
 

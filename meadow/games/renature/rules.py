@@ -89,6 +89,7 @@ def supply_key(plant: str, neutral: bool) -> str:
 
 SUPPLY_KEYS = tuple(supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES)
 _SUPPLY = tuple((supply_key(p, n), p, n) for n in (False, True) for p in c.PLANT_TYPES)
+_SUPPLY_VALUE = {key: c.PLANT_VALUE[plant] for key, plant, _ in _SUPPLY}
 # A plant on the board, (value, neutral or not) -> its player-board space.
 _SUPPLY_OF = {(c.PLANT_VALUE[p], n): supply_key(p, n) for n in (False, True) for p in c.PLANT_TYPES}
 
@@ -165,6 +166,11 @@ class Seat:
     def score(self) -> int:
         return sum(self.points.values())
 
+    def unplanted(self) -> int:
+        """The value of the plants still in the supply: each counts against the seat at the
+        end."""
+        return sum(_SUPPLY_VALUE[key] * n for key, n in self.supply.items())
+
 
 @dataclass(frozen=True, slots=True)
 class _AreaNow:
@@ -181,6 +187,7 @@ class RenatureState(State):
 
     __slots__ = (
         "_area_brook",
+        "_area_totals",
         "_areas",
         "_brook",
         "_layout",
@@ -260,6 +267,7 @@ class RenatureState(State):
         self._brook: Brook | None = None  # see _brook_now
         self._layout = layout(self.board)
         self._plants: list[int] | None = None  # see _planted
+        self._area_totals: dict[str, dict[int, int]] | None = None  # see area_totals
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the board (legal actions, areas, brook masks), for
@@ -269,6 +277,7 @@ class RenatureState(State):
         self._area_brook = None
         self._brook = None
         self._plants = None
+        self._area_totals = None
 
     @property
     def valley(self) -> bool:
@@ -296,14 +305,18 @@ class RenatureState(State):
         return totals
 
     def area_totals(self) -> dict[str, dict[int, int]]:
-        """`totals` of every area with a plant in it, from one pass over the plants."""
-        found: dict[str, dict[int, int]] = {}
-        plant_at, area_id = self.plant_at, self.area_id
-        for cell in self._planted():
-            value, colour = plant_at[cell]  # type: ignore[misc]
-            totals = found.setdefault(area_id[cell], {})  # type: ignore[arg-type]
-            totals[colour] = totals.get(colour, 0) + value
-        return found
+        """`totals` of every area with a plant in it, from one pass over the plants; kept
+        until a plant or a mushroom goes down or a plant is returned. Read it, never change
+        it: the state's copies share it."""
+        if self._area_totals is None:
+            found: dict[str, dict[int, int]] = {}
+            plant_at, area_id = self.plant_at, self.area_id
+            for cell in self._planted():
+                value, colour = plant_at[cell]  # type: ignore[misc]
+                totals = found.setdefault(area_id[cell], {})  # type: ignore[arg-type]
+                totals[colour] = totals.get(colour, 0) + value
+            self._area_totals = found
+        return self._area_totals
 
     def would_score(self, area: str, totals: dict[int, int] | None = None) -> dict[int, int]:
         """Points per seat if this area were scored now (the interface's hover information),
@@ -629,6 +642,7 @@ class RenatureState(State):
         self.mushrooms_left -= 1
         self._areas = None
         self._area_brook = None
+        self._area_totals = None
         public: dict[str, JSON] = {
             "cell": self.board.name_of(cell),
             "area": new_id,
@@ -655,6 +669,7 @@ class RenatureState(State):
         self.plant_at[cell] = (value, colour)
         if self._plants is not None:
             insort(self._plants, cell)
+        self._area_totals = None
         points = plant_points(value, others)
         seat.points["plants"] += points
         public: dict[str, JSON] = {
@@ -678,6 +693,7 @@ class RenatureState(State):
         self.plant_at[cell] = None
         if self._plants is not None:
             self._plants.remove(cell)
+        self._area_totals = None
         public: dict[str, JSON] = {"cell": self.board.name_of(cell), "plant": name}
         public["neutral"] = plant[1] == NEUTRAL
         return [Event("return_plant", seat_no, public)]
@@ -761,9 +777,7 @@ class RenatureState(State):
             events += [self._score_area(a, None, "open_areas") for a in list(self.tokens_on)]
         for seat in self.seats:
             seat.points["clouds"] = seat.clouds
-            seat.points["unplanted"] = -sum(
-                c.PLANT_VALUE[key.split()[-1]] * n for key, n in seat.supply.items()
-            )
+            seat.points["unplanted"] = -seat.unplanted()
             if not self.valley:
                 seat.points["token_backs"] = sum(c.area_tokens()[t].back for t in seat.collected)
         self.seat = None
@@ -837,6 +851,7 @@ class RenatureState(State):
             board=self.board,
         )
         copy._areas = self._areas
+        copy._area_totals = self._area_totals  # replaced on a change, never changed
         copy._area_brook = self._area_brook
         if self._brook is not None:
             copy._brook = self._brook.copy()
