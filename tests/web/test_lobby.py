@@ -55,8 +55,8 @@ def test_each_level_is_offered_by_what_it_is_worth(player: Player) -> None:
     assert player.page.input_value("#new-table select[name=seat1]") == "easy"
     hint = player.page.locator("#new-table .level-strength").first
     assert hint.text_content() == (
-        "A relaxed game: takes the best move in sight. Strength not measured yet in this "
-        "game. Thinks at most 1 s a move."
+        "A relaxed game: mostly takes the best move in sight. Strength not measured yet in "
+        "this game. Thinks at most 1 s a move."
     )
     player.page.select_option("#new-table select[name=seat1]", "medium")
     assert hint.text_content() == (
