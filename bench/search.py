@@ -8,10 +8,10 @@ iterations and the rate is iterations over the search time.
 
 A second, timed run of the same searches shows where an iteration's time goes: the share
 inside `sample_hidden` (the determinization, its own clone not counted), `clone`,
-`legal_actions`, `apply`, the game's `evaluate` and its `settled_choice` (a decision the search
-plays below its root without branching), each counted without the calls it makes
-to the others; the rest is the tree's own bookkeeping. The timers cost time themselves, so
-the rate comes from the first, untimed run.
+`legal_actions`, `apply`, the game's `evaluate` and its `settled_choice` (a decision the
+search plays below its root without branching), each counted without the calls it makes to
+the others; the rest is the tree's own bookkeeping. The timers cost time themselves, so the
+rate comes from the first, untimed run.
 """
 
 from __future__ import annotations
