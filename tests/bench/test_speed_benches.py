@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bench import turns
 from bench.engine import copy_costs, measure
-from bench.search import PARTS, shares
+from bench.search import GAME_PARTS, PARTS, STATE_PARTS, shares
 from meadow import games
 
 
@@ -22,14 +22,14 @@ def test_the_engine_bench_counts_games_decisions_and_copies():
 def test_the_search_bench_splits_an_iteration_and_unwinds_its_timers():
     renature = games.get("renature")
     state_class = renature.state_class
-    before = {name: getattr(state_class, name) for name in PARTS if name != "evaluate"}
+    before = {name: getattr(state_class, name) for name in STATE_PARTS}
     share = shares(renature, iterations=10, rollout=None, games_played=1)
     assert set(share) == {*PARTS, "tree"}
-    assert all(share[name] > 0 for name in PARTS)
+    assert all(share[name] > 0 for name in PARTS)  # Renature's plant is settled in a search
     assert abs(sum(share.values()) - 1.0) < 1e-9
     assert share["tree"] > 0  # the parts are counted once each, never twice
     assert {name: getattr(state_class, name) for name in before} == before
-    assert "evaluate" not in vars(renature)
+    assert not set(GAME_PARTS) & set(vars(renature))
 
 
 def test_the_turn_bench_times_evaluations_and_unwinds_its_timers():
