@@ -175,6 +175,41 @@ def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
     assert player.errors == []
 
 
+# A move player whose drawing fails once by throwing and once by a flight that rejects; the
+# moves after each must still be shown, and the player must not stay busy.
+A_FAILING_DRAW = """
+async () => {
+  const { MovePlayer } = await import('/js/motion.js');
+  const shown = [];
+  const mover = new MovePlayer((message) => {
+    if (message === 'throws') throw new Error('a board that cannot be drawn');
+    shown.push(message);
+    return message === 'rejects' ? [Promise.reject(new Error('a flight that fails'))] : [];
+  });
+  mover.push('throws', true);
+  mover.push('after the throw', true);
+  mover.push('rejects', true);
+  mover.push('after the rejection', false);
+  for (let waited = 0; mover.busy && waited < 10000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const busy = mover.busy;
+  mover.push('once idle', false);
+  return { shown, busy };
+}
+"""
+
+
+def test_a_move_that_fails_to_draw_holds_up_no_move_after_it(player: Player) -> None:
+    # A lead for the rare stall of a whole game by clicking (issue 22's notes): a move whose
+    # drawing threw left the player marked busy, and every later move waited for good.
+    player.open("#/")
+    result = player.page.evaluate(A_FAILING_DRAW)
+    assert result["busy"] is False
+    assert result["shown"] == ["after the throw", "rejects", "after the rejection", "once idle"]
+    assert any("could not be shown" in error for error in player.errors)  # reported, not hidden
+
+
 SEAT_COLOURS_OF = """
 async () => {
   const { seatColour } = await import('/js/draw.js');

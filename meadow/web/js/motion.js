@@ -145,7 +145,7 @@ export class MovePlayer {
   push(message, paced) {
     if (!paced || pace() === "off" || document.hidden) {
       if (this.busy) this.waiting.push({ message, paced: false });
-      else this.show(message, { paced: false });
+      else this.showing(message, false);
       return;
     }
     this.waiting.push({ message, paced: true });
@@ -155,16 +155,31 @@ export class MovePlayer {
   async run() {
     this.running = true;
     const generation = this.generation;
-    while (this.waiting.length && generation === this.generation) {
-      const { message, paced } = this.waiting.shift();
-      const shownPaced = paced && !document.hidden;
-      const running = this.show(message, { paced: shownPaced });
-      if (!shownPaced) continue;
-      // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
-      await Promise.race([Promise.all(running || []), sleep(flightMs() + 300)]);
-      await sleep(PAUSE[pace()]);
+    try {
+      while (this.waiting.length && generation === this.generation) {
+        const { message, paced } = this.waiting.shift();
+        const shownPaced = paced && !document.hidden;
+        const running = this.showing(message, shownPaced);
+        if (!shownPaced) continue;
+        // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
+        await Promise.race([Promise.allSettled(running || []), sleep(flightMs() + 300)]);
+        await sleep(PAUSE[pace()]);
+      }
+    } finally {
+      // Whatever happened, the queue is not left waiting on a run that has ended.
+      if (generation === this.generation) this.running = false;
     }
-    if (generation === this.generation) this.running = false;
+  }
+
+  // One move shown. A move that fails to draw is reported and passed over: left to throw,
+  // it would end the run with the queue marked busy, and every later move would wait for good.
+  showing(message, paced) {
+    try {
+      return this.show(message, { paced });
+    } catch (error) {
+      console.error("a move could not be shown", error);
+      return [];
+    }
   }
 
   // Drop what waits (a resync brings the present): nothing more is shown from the queue.
