@@ -378,7 +378,8 @@ class RenatureState(State):
         cell = self._cell(action.cell)
         area = self.area_id[cell]
         assert area is not None
-        after = self._planted_in(self._area_now(area, self.totals(area)), action, mover, values)
+        now = self._area_now(area, self.area_totals().get(area, {}))
+        after = self._planted_in(now, action, mover, values)
         after[mover] += min(self.board_clouds.get(cell, 0), room)  # the clouds on its space
         return after
 
