@@ -68,7 +68,7 @@ def test_a_level_the_game_does_not_offer_is_refused_by_name(server: Server):
         assert "no expert level" in reply.json()["error"]
         assert ", ".join(offered("topiary")) in reply.json()["error"]
     assert host.get("/api/tables/mine").json() == []
-    body = {"game": "renature", "players": 2, "seats": [None, "expert"]}
+    body = {"game": "harmonies", "players": 2, "seats": [None, "expert"]}
     assert host.post("/api/tables", json=body).status_code == 201
 
 
