@@ -28,7 +28,7 @@ from meadow.core.game import Game, State, margins
 from meadow.core.rng import Rng
 
 PER_OPENING = 2  # partial turns kept under each first decision, whatever their rank
-LOOK_AHEAD_WORLDS = 2  # refills each candidate turn is played on in
+MAX_LOOK_AHEAD_WORLDS = 16  # refills each candidate turn is played on in, at most
 MAX_WIDTH = 1024  # past this the beam's time is better spent elsewhere
 WIDTH_MARGIN = 0.8  # of the time left a wider beam is sized to take
 MAX_TURNS_AHEAD = 8  # a bound on the turns played on (the others' and the seat's next)
@@ -129,22 +129,34 @@ class TurnBot(Bot):
     def _look_ahead(
         self, observation: Observation, finished: list[Line], rng: Rng, deadline: float
     ) -> Line:
-        """Each of the best whole turns played on in a few worlds (their refills differ):
+        """Each of the best whole turns played on in sampled worlds (their refills differ):
         the others' turns and then the seat's next, each by the narrowest beam; the turn
-        with the best mean lead after that wins. Stops at the deadline with what it has."""
+        with the best mean lead after that wins. World after world is added, each for every
+        turn, until the deadline: a world that not every turn was played on is left out, so
+        that the turns are compared on the same refills."""
         candidates = sorted(finished, key=lambda line: line.worth, reverse=True)[: self.ahead]
-        seeds = [rng.next_u64() for _ in range(LOOK_AHEAD_WORLDS)]  # the same for every turn
-        weighed: list[Line] = []
-        for line in candidates:
-            total = 0.0
-            for seed in seeds:
+        totals = [0.0] * len(candidates)
+        worlds = 0
+        while worlds < MAX_LOOK_AHEAD_WORLDS:
+            seed = rng.next_u64()
+            leads = []
+            for line in candidates:
                 if time.perf_counter() >= deadline:
-                    return _best(weighed) if weighed else candidates[0]
+                    break
                 world = observation.world(Rng(seed))
                 for action in line.actions:
                     world.apply(action)
-                total += self._play_on(world, observation.seat, observation.game)
-            weighed.append(Line(line.state, line.actions, total / len(seeds)))
+                leads.append(self._play_on(world, observation.seat, observation.game))
+            if len(leads) < len(candidates):
+                break
+            totals = [total + lead for total, lead in zip(totals, leads, strict=True)]
+            worlds += 1
+        if not worlds:
+            return candidates[0]
+        weighed = [
+            Line(line.state, line.actions, total / worlds)
+            for line, total in zip(candidates, totals, strict=True)
+        ]
         return _best(weighed)
 
     def _play_on(self, world: State, seat: int, game: Game) -> float:
