@@ -308,11 +308,8 @@ class HarmoniesState(State):
                     actions.append(by_card[cid].take_card)
         if player.held:
             cube_actions = _cube_action_table(self.board.side)
-            known = player.known_cube_spaces
             for cid, _placed in player.held:
-                spaces = known.get(cid)
-                if spaces is None:
-                    spaces = known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
+                spaces = self._held_spaces(player, cid)
                 if spaces:
                     by_space = cube_actions[cid]
                     actions += [by_space[i] for i in spaces]
@@ -345,13 +342,16 @@ class HarmoniesState(State):
     def cube_spaces(self, seat: int) -> dict[int, tuple[int, ...]]:
         """For each card the seat holds: the spaces where its next cube may go."""
         player = self.seats[seat]
+        return {cid: self._held_spaces(player, cid) for cid, _placed in player.held}
+
+    def _held_spaces(self, player: Player, card_id: int) -> tuple[int, ...]:
+        """A held card's cube spaces: kept from move to move until a token or cube changes
+        them (`Player.changed`), worked out again only then."""
         known = player.known_cube_spaces
-        spaces = {}
-        for cid, _placed in player.held:
-            if cid not in known:
-                known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
-            spaces[cid] = known[cid]
-        return spaces  # _generate_legal works the same out inline, without the dict
+        spaces = known.get(card_id)
+        if spaces is None:
+            spaces = known[card_id] = self._habitat_spaces(card_id, player.lands(), player.cubes)
+        return spaces
 
     def _habitat_spaces(
         self, card_id: int, lands: list[str | None], cubes: list[int]
