@@ -47,7 +47,7 @@ LADDER: dict[str, dict[str, str | None]] = {
     # Greedy and a second of search are some 200 Elo apart in Renature and 300 in Mystic
     # Vale, and 200 iterations sat in between, less than 150 from either: greedy is the
     # medium, and the easy level a careless greedy. Neither offers an expert: against 1 s,
-    # 3 s won 17.5 of 30 games in Renature and 14 of 30 in Mystic Vale, and would need 25
+    # 3 s won 12.5 of 30 games in Renature and 14 of 30 in Mystic Vale, and would need all
     # and 29 of the next 30 for a step of 150.
     "renature": {"easy": "greedy:0.3", "medium": "greedy", "expert": None},
     "mystic_vale": {"easy": "greedy:0.3", "medium": "greedy", "expert": None},
