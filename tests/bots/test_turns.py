@@ -101,3 +101,34 @@ def test_a_look_ahead_weighs_the_best_turns_again_and_stays_fair(monkeypatch):
     first = TurnBot(width=2, seconds=1, ahead=3).choose(observe(state, seat), Rng(4))
     second = TurnBot(width=2, seconds=1, ahead=3).choose(observe(other, seat), Rng(4))
     assert first == second and first in state.legal_actions()
+
+
+def test_the_look_ahead_weighs_every_turn_on_the_same_worlds_until_its_time(monkeypatch):
+    """World after world, each for every candidate turn, until the deadline; a world the
+    deadline cut short is left out, and with time to spare the worlds stop at the bound."""
+    state = _midgame("harmonies", plies=0)
+    legal = state.legal_actions()
+    finished = [turns.Line(state, (legal[i],), worth=3.0 - i) for i in range(3)]
+    clock = [0.0]
+    monkeypatch.setattr(turns.time, "perf_counter", lambda: clock[0])
+    leads: list[float] = []
+
+    def play_on(self, world, seat, game):
+        clock[0] += step
+        # the second turn leads in every world all three reach; the first would lead by far
+        # in the third world, which the deadline cuts short before the last turn
+        lead = 1000.0 if len(leads) == 6 else float(len(leads) % 3 == 1)
+        leads.append(lead)
+        return lead
+
+    monkeypatch.setattr(turns.TurnBot, "_play_on", play_on)
+    bot = TurnBot(width=2, seconds=1, ahead=3)
+    step = 0.125  # eight play-ons fill the second
+    chosen = bot._look_ahead(observe(state, state.to_move), finished, Rng(1), deadline=1.0)
+    assert len(leads) == 8  # two whole worlds, and two turns of a third
+    assert chosen.actions == (legal[1],) and chosen.worth == 1.0
+
+    leads.clear()
+    clock[0], step = 0.0, 0.0  # the clock stopped: the bound ends the look
+    bot._look_ahead(observe(state, state.to_move), finished, Rng(1), deadline=1.0)
+    assert len(leads) == turns.MAX_LOOK_AHEAD_WORLDS * 3
