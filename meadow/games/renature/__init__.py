@@ -42,8 +42,8 @@ class Renature(Game):
         return state.best_planting() if state.phase == PLANT else None
 
     def evaluate(self, state: State) -> list[float]:
-        """Points so far, plus clouds, minus plants still to plant, plus open areas as if
-        scored now."""
+        """Points so far, plus clouds, minus plants still to plant, plus the backs of the
+        area tokens taken, plus open areas as if scored now."""
         assert isinstance(state, RenatureState)
         if state.is_over:
             return [float(seat.score) for seat in state.seats]
@@ -51,9 +51,11 @@ class Renature(Game):
         for area, totals in state.area_totals().items():  # an area without plants scores none
             for seat_no, points in state.would_score(area, totals).items():
                 areas[seat_no] += points
+        backs = state.token_backs()
         values = []
         for seat_no, seat in enumerate(state.seats):
-            values.append(float(seat.score + seat.clouds - seat.unplanted() + areas[seat_no]))
+            now = seat.score + seat.clouds - seat.unplanted() + backs[seat_no]
+            values.append(float(now + areas[seat_no]))
         return values
 
 

@@ -406,6 +406,18 @@ class RenatureState(State):
             after[seat_no] -= points
         return after
 
+    def token_backs(self) -> list[int]:
+        """Per seat, the backs of the area tokens it took or is about to take: each scores
+        for its taker at the end. In a plant phase the areas the domino closed are scored
+        after the plant, and the mover takes their tokens then."""
+        tokens = c.area_tokens()
+        backs = [sum(tokens[t].back for t in seat.collected) for seat in self.seats]
+        if self.phase == PLANT and self.seat is not None:
+            for area, token in self.tokens_on.items():
+                if self.closed(area):
+                    backs[self.seat] += tokens[token].back
+        return backs
+
     def area_brook(self) -> dict[str, int]:
         """Area id -> the brook spaces beside it (the ones that close it), as a cell mask."""
         if self._area_brook is None:

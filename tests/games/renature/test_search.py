@@ -1,4 +1,5 @@
-"""Renature's plant settled for a search (`Renature.settled_choice`, `best_planting`)."""
+"""What Renature's searches read: its evaluation, and the plant settled for them
+(`Renature.settled_choice`, `best_planting`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from meadow import games
 from meadow.core.game import best_by_evaluation, margins
 from meadow.core.rng import Rng
 from meadow.games.renature import components as c
-from meadow.games.renature.actions import PlacePlant, SkipPlant
-from meadow.games.renature.rules import PLANT, RenatureState
+from meadow.games.renature.actions import PlaceDomino, PlacePlant, SkipPlant
+from meadow.games.renature.rules import DOMINO, PLANT, RenatureState
 
 RENATURE = games.get("renature")
 
@@ -86,3 +87,32 @@ def test_the_kept_area_totals_are_each_areas_own_all_game_long(players, options,
         state = copy
         steps += 1
     assert steps > 50
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_domino_that_closes_areas_counts_their_token_backs_for_its_placer(seed):
+    """The backs of the area tokens a player takes score for them at the end (seed 001,
+    final scoring), so the evaluation counts a back from the domino that closes its area
+    on, before the plant after it and the area's scoring: a domino changes its placer's
+    evaluation by the backs of the areas it closes, and nobody else's (the area's own
+    points it counted as if scored already)."""
+    state = RENATURE.setup(2, {}, seed)
+    rng = Rng(seed)
+    closing = 0
+    while not state.is_over:
+        legal = state.legal_actions()
+        if state.phase == DOMINO:
+            mover = state.to_move
+            before = RENATURE.evaluate(state)
+            for action in [a for a in legal if isinstance(a, PlaceDomino)][:12]:
+                after = state.clone()
+                after.apply(action)
+                if after.is_over:
+                    continue
+                closed = [t for area, t in state.tokens_on.items() if after.closed(area)]
+                backs = sum(c.area_tokens()[t].back for t in closed)
+                expected = [v + (backs if s == mover else 0) for s, v in enumerate(before)]
+                assert RENATURE.evaluate(after) == expected, action
+                closing += bool(closed)
+        state.apply(legal[rng.below(len(legal))])
+    assert closing > 0
