@@ -788,11 +788,12 @@ class RenatureState(State):
                     self.seats[seat_no].points["areas"] += p
         else:
             events += [self._score_area(a, None, "open_areas") for a in list(self.tokens_on)]
-        for seat in self.seats:
+        backs = self.token_backs()  # the turn is over: only the tokens taken count
+        for seat, back in zip(self.seats, backs, strict=True):
             seat.points["clouds"] = seat.clouds
             seat.points["unplanted"] = -seat.unplanted()
             if not self.valley:
-                seat.points["token_backs"] = sum(c.area_tokens()[t].back for t in seat.collected)
+                seat.points["token_backs"] = back
         self.seat = None
         self.phase = OVER
         events.append(Event("game_over", None, {"result": self._result().to_json()}, reveals=True))
