@@ -5,6 +5,7 @@ from __future__ import annotations
 from meadow.bots.base import Bot, Observation, observe
 from meadow.bots.levels import LEVELS, LevelBot
 from meadow.bots.mcts import MctsBot
+from meadow.bots.reply import ReplyBot
 from meadow.bots.simple import GreedyBot, RandomBot
 from meadow.bots.turns import TurnBot
 from meadow.core.errors import MeadowError
@@ -12,7 +13,8 @@ from meadow.core.errors import MeadowError
 
 def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     """A bot from its name: random, greedy, mcts:<iterations>, mcts:<seconds>s, either
-    optionally followed by :rollout=<decisions> and :settle=off, a level (beginner, easy,
+    optionally followed by :rollout=<decisions> and :settle=off, turn:<width>:<seconds>s,
+    reply:<width>:<seconds>s, a level (beginner, easy,
     medium, hard, expert; see meadow.bots.levels), or a trained
     policy: policy:<name>, or with `trust_imports` policy:<module>:<attribute> and
     policy:<file.py>:<attribute> (see meadow.rl.policy_bot; importing runs the module's code,
@@ -35,11 +37,14 @@ def make_bot(spec: str, trust_imports: bool = False) -> Bot:
         return _careless_greedy(spec, rest)
     if kind == "turn":
         return _turn_bot(spec, rest)
+    if kind == "reply":
+        return _reply_bot(spec, rest)
     if kind == "mcts":
         return _mcts_bot(spec, rest)
     raise MeadowError(
         f"no bot {spec!r}; bots are the levels ({', '.join(LEVELS)}), random, greedy, "
-        "greedy:<share>, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:<name>"
+        "greedy:<share>, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, reply:<width>:<s>s, "
+        "policy:<name>"
     )
 
 
@@ -98,6 +103,23 @@ def _turn_bot(spec: str, rest: str) -> Bot:
     return bot
 
 
+def _reply_bot(spec: str, rest: str) -> Bot:
+    """reply:<width>:<seconds>s or reply:<width>:<worlds>, each part optional (reply,
+    reply:8, reply:8:1s, reply:8:20): the moves weighed after the others' replies, and in
+    how long or in how many worlds."""
+    width, _, budget = rest.partition(":")
+    try:
+        if not budget or budget.endswith("s"):
+            return ReplyBot(int(width or "8"), seconds=float(budget.removesuffix("s") or "1"))
+        return ReplyBot(int(width or "8"), seconds=0.0, worlds=int(budget))
+    except ValueError:
+        raise MeadowError(
+            f"bot {spec!r}: a reply search is reply:<width>:<seconds>s or "
+            "reply:<width>:<worlds> (reply:8:1s, reply:8:20): a width of 1 or more and a "
+            "positive budget"
+        ) from None
+
+
 def _policy_bot(rest: str, trust_imports: bool) -> Bot:
     try:  # the research extra brings numpy; the bots above need nothing of it
         from meadow.rl.policy_bot import policy_bot
@@ -114,6 +136,7 @@ __all__ = [
     "MctsBot",
     "Observation",
     "RandomBot",
+    "ReplyBot",
     "TurnBot",
     "make_bot",
     "observe",

@@ -23,6 +23,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from meadow.bots.base import Bot, Observation
+from meadow.bots.playing_on import weigh
 from meadow.core.actions import Action
 from meadow.core.game import Game, State, margins
 from meadow.core.rng import Rng
@@ -135,27 +136,21 @@ class TurnBot(Bot):
         turn, until the deadline: a world that not every turn was played on is left out, so
         that the turns are compared on the same refills."""
         candidates = sorted(finished, key=lambda line: line.worth, reverse=True)[: self.ahead]
-        totals = [0.0] * len(candidates)
-        worlds = 0
-        while worlds < MAX_LOOK_AHEAD_WORLDS:
-            seed = rng.next_u64()
-            leads = []
-            for line in candidates:
-                if time.perf_counter() >= deadline:
-                    break
-                world = observation.world(Rng(seed))
-                for action in line.actions:
-                    world.apply(action)
-                leads.append(self._play_on(world, observation.seat, observation.game))
-            if len(leads) < len(candidates):
-                break
-            totals = [total + lead for total, lead in zip(totals, leads, strict=True)]
-            worlds += 1
+        seat, game = observation.seat, observation.game
+        lines = [line.actions for line in candidates]
+        leads, worlds = weigh(
+            observation,
+            lines,
+            lambda world: self._play_on(world, seat, game),
+            rng,
+            deadline,
+            MAX_LOOK_AHEAD_WORLDS,
+        )
         if not worlds:
             return candidates[0]
         weighed = [
-            Line(line.state, line.actions, total / worlds)
-            for line, total in zip(candidates, totals, strict=True)
+            Line(line.state, line.actions, lead)
+            for line, lead in zip(candidates, leads, strict=True)
         ]
         return _best(weighed)
 

@@ -43,7 +43,8 @@ def play(
         "--bot",
         "-b",
         help="The opponents: a level (beginner, easy, medium, hard, expert) or a bot: random, "
-        "greedy, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, policy:module:function.",
+        "greedy, mcts:<n>, mcts:<s>s, turn:<width>:<s>s, reply:<width>:<s>s, "
+        "policy:module:function.",
     ),
 ) -> None:
     """Play a game in the terminal against computer opponents (they see only their seats)."""

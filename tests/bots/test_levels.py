@@ -43,7 +43,7 @@ def test_a_game_of_its_own_overrides_only_the_levels_it_names(monkeypatch):
     monkeypatch.setitem(LADDER, "topiary", {"hard": "mcts:7"})
     assert spec_for("hard", "topiary") == "mcts:7"
     assert spec_for("easy", "topiary") == LADDER["default"]["easy"]
-    assert spec_for("hard", "renature") == LADDER["default"]["hard"]
+    assert spec_for("hard", "mystic_vale") == LADDER["default"]["hard"]
 
 
 def test_a_level_a_game_does_not_offer_plays_as_the_strongest_below_it(monkeypatch):
