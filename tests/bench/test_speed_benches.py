@@ -3,10 +3,12 @@ of a search adding up, and the timers taken off again afterwards."""
 
 from __future__ import annotations
 
+from bench import reply as reply_bench
 from bench import turns
 from bench.engine import copy_costs, measure
 from bench.search import GAME_PARTS, PARTS, STATE_PARTS, shares
 from meadow import games
+from meadow.bots import ReplyBot, reply
 
 
 def test_the_engine_bench_counts_games_decisions_and_copies():
@@ -39,3 +41,12 @@ def test_the_turn_bench_times_evaluations_and_unwinds_its_timers():
         seconds = turns.beams(states, width=2)
     assert timed.seat_calls > 0 and 0 < timed.seat_seconds <= timed.seconds < seconds
     assert "evaluate" not in vars(turns.GAME) and "evaluate_seat" not in vars(turns.GAME)
+
+
+def test_the_reply_bench_counts_the_candidates_worlds_and_unwinds_its_timer():
+    weigh = reply.weigh
+    deal = reply_bench.positions("renature", 1)[0][:3]
+    thirds = reply_bench.reach([deal], ReplyBot(width=3, seconds=0, worlds=2))
+    counted = [row for third in thirds for row in third]
+    assert counted and all(worlds == 2 and seconds > 0 for worlds, seconds in counted)
+    assert reply.weigh is weigh
