@@ -14,11 +14,11 @@ from meadow.core.errors import MeadowError
 def make_bot(spec: str, trust_imports: bool = False) -> Bot:
     """A bot from its name: random, greedy, mcts:<iterations>, mcts:<seconds>s, either
     optionally followed by :rollout=<decisions> and :settle=off, turn:<width>:<seconds>s,
-    reply:<width>:<seconds>s, a level (beginner, easy,
-    medium, hard, expert; see meadow.bots.levels), or a trained
-    policy: policy:<name>, or with `trust_imports` policy:<module>:<attribute> and
-    policy:<file.py>:<attribute> (see meadow.rl.policy_bot; importing runs the module's code,
-    so only callers whose input is the host's own trust it).
+    reply:<width>:<seconds>s, a level (beginner, easy, medium, hard, expert; see
+    meadow.bots.levels), or a trained policy: policy:<name>, or with `trust_imports`
+    policy:<module>:<attribute> and policy:<file.py>:<attribute> (see meadow.rl.policy_bot;
+    importing runs the module's code, so only callers whose input is the host's own trust
+    it).
 
     Raises:
         MeadowError: an unknown bot or budget, or a policy that cannot be loaded.
