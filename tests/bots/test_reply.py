@@ -4,7 +4,6 @@ and its think is bounded."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Self
 
 import pytest
@@ -18,19 +17,13 @@ from meadow.core.game import Game, State
 from meadow.core.options import GameOptions
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
+from tests.bots.test_bots import _midgame
+from tests.bots.test_mcts import Word
 
 # A two-player bait. The first player may `grab` 3 points, which opens a prize of 10 to the
 # second, or `wait` for 1. The second then `take`s the prize if it is open, or `pass`es.
 # One ply on, grab leads by 3 and wait by 1; after the reply, grab trails by 7.
 GRAB, WAIT, TAKE, PASS = "grab", "wait", "take", "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class Word(Action):
-    word: str
-
-    def __str__(self) -> str:
-        return self.word
 
 
 class Bait(Game):
@@ -127,15 +120,6 @@ def test_a_width_of_one_is_the_one_ply_look():
     assert ReplyBot(width=1, seconds=0, worlds=4).choose(observation, Rng(1)) == Word(GRAB)
 
 
-def _midgame(game_id: str, plies: int = 12) -> State:
-    state = games.get(game_id).setup(2, seed=3)
-    rng = Rng(3)
-    for _ in range(plies):
-        actions = state.legal_actions()
-        state.apply(actions[rng.below(len(actions))])
-    return state
-
-
 @pytest.mark.parametrize("game_id", [g.id for g in games.all()])
 def test_hidden_information_never_changes_a_decision(game_id):
     state = _midgame(game_id)
@@ -150,7 +134,8 @@ def test_hidden_information_never_changes_a_decision(game_id):
 
 
 def test_the_think_is_bounded_by_its_time_limit():
-    observation = observe(_midgame("renature"), _midgame("renature").to_move)
+    state = _midgame("renature")
+    observation = observe(state, state.to_move)
     cut = ReplyBot(width=8, seconds=0, worlds=1000)
     assert isinstance(cut, Bounded)
     cut.time_limit = 0.0
