@@ -87,6 +87,25 @@ class Repeats:
         self._chosen.setdefault(_position(observation.view), set()).add(action)
 
 
+class CircleFreeBot(Bot):
+    """A bot that weighs its actions afresh at every decision, and so could go round a
+    circle of positions for ever: it never makes the same choice again in a position that
+    came round (`Repeats`). Subclasses decide in `decide`."""
+
+    def __init__(self) -> None:
+        self.repeats = Repeats()
+
+    def choose(self, observation: Observation, rng: Rng) -> Action:
+        observation = self.repeats.narrowed(observation)
+        action = self.decide(observation, rng)
+        self.repeats.chose(observation, action)
+        return action
+
+    @abstractmethod
+    def decide(self, observation: Observation, rng: Rng) -> Action:
+        """The action to play, from the observation's legal actions."""
+
+
 def _position(view: dict[str, JSON]) -> int:
     known = {key: value for key, value in view.items() if key != "ply"}
     return hash(orjson.dumps(known, option=orjson.OPT_SORT_KEYS))

@@ -26,7 +26,7 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 
-from meadow.bots.base import Bot, Observation, Repeats
+from meadow.bots.base import CircleFreeBot, Observation
 from meadow.core.actions import Action
 from meadow.core.game import margins
 from meadow.core.rng import Rng
@@ -60,7 +60,7 @@ def leads(values: list[float]) -> list[float]:
     return [margins(values, seat) for seat in range(len(values))]
 
 
-class MctsBot(Bot):
+class MctsBot(CircleFreeBot):
     def __init__(
         self,
         iterations: int = 0,
@@ -71,6 +71,7 @@ class MctsBot(Bot):
     ) -> None:
         if iterations < 0 or seconds < 0 or not (iterations or seconds):
             raise ValueError("an MCTS bot needs a positive iteration or time budget")
+        super().__init__()
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
@@ -84,15 +85,8 @@ class MctsBot(Bot):
             self.name += f":rollout={rollout}"
         if not settle:
             self.name += ":settle=off"
-        self.repeats = Repeats()
 
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        observation = self.repeats.narrowed(observation)
-        action = self._search(observation, rng)
-        self.repeats.chose(observation, action)
-        return action
-
-    def _search(self, observation: Observation, rng: Rng) -> Action:
+    def decide(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
             return observation.legal[0]
         root = Node()

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 
-from meadow.bots.base import Bot, Observation, Repeats
+from meadow.bots.base import CircleFreeBot, Observation
 from meadow.bots.playing_on import play_round, settle, weigh
 from meadow.core.actions import Action
 from meadow.core.game import State, margins
@@ -31,28 +31,22 @@ FIRST_LOOK_WORLDS = 3  # worlds each legal move is judged in before the replies
 MOST_WORLDS = 64  # worlds the replies are played in at most: past it little changes
 
 
-class ReplyBot(Bot):
+class ReplyBot(CircleFreeBot):
     def __init__(self, width: int = 8, seconds: float = 1.0, worlds: int = 0) -> None:
         """`width` moves weighed after the replies, in as many worlds as `seconds` allow
         (at most `MOST_WORLDS`), or in exactly `worlds` when given (no clock: the same
         choice on every machine)."""
         if width < 1 or seconds < 0 or worlds < 0 or not (seconds or worlds):
             raise ValueError("a reply search needs a width of 1 or more and a positive budget")
+        super().__init__()
         self.width = width
         self.seconds = seconds
         self.worlds = worlds
         self.time_limit: float | None = None  # a server's or a level's bound on any one think
         budget = f"{worlds}" if worlds else f"{seconds:g}s"
         self.name = f"reply:{width}:{budget}"
-        self.repeats = Repeats()
 
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        observation = self.repeats.narrowed(observation)
-        action = self._choose(observation, rng)
-        self.repeats.chose(observation, action)
-        return action
-
-    def _choose(self, observation: Observation, rng: Rng) -> Action:
+    def decide(self, observation: Observation, rng: Rng) -> Action:
         legal = observation.legal
         if len(legal) == 1:
             return legal[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 
-from meadow.bots.base import Bot, Observation, Repeats
+from meadow.bots.base import Bot, CircleFreeBot, Observation
 from meadow.core.actions import Action
 from meadow.core.game import State, margins
 from meadow.core.rng import Rng
@@ -30,7 +30,7 @@ def play_forced(world: State, seat: int, limit: int = 20) -> None:
         world.apply(legal[0])
 
 
-class GreedyBot(Bot):
+class GreedyBot(CircleFreeBot):
     """Tries every legal action in a few sampled worlds and keeps the one that leaves the
     best lead by the game's evaluation. A careless one (`careless` > 0) plays that share of
     its decisions at random instead: a level between random and greedy."""
@@ -38,6 +38,7 @@ class GreedyBot(Bot):
     name = "greedy"
 
     def __init__(self, worlds: int = 3, careless: float = 0.0) -> None:
+        super().__init__()
         self.worlds = worlds
         self.careless = careless
         if careless:
@@ -45,15 +46,8 @@ class GreedyBot(Bot):
         # A bound on any one think (a server's, a level's): past it, the best action tried
         # so far is played. Only a very long list of actions comes near it.
         self.time_limit: float | None = None
-        self.repeats = Repeats()
 
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        observation = self.repeats.narrowed(observation)
-        action = self._choose(observation, rng)
-        self.repeats.chose(observation, action)
-        return action
-
-    def _choose(self, observation: Observation, rng: Rng) -> Action:
+    def decide(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
             return observation.legal[0]
         if self.careless and rng.random() < self.careless:

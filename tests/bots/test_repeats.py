@@ -20,7 +20,7 @@ from meadow.core.rng import Rng
 CYCLE = Path(__file__).parent / "data" / "mystic_vale_cycle.json"
 
 
-@pytest.mark.parametrize("spec", ["mcts:300", "greedy"])
+@pytest.mark.parametrize("spec", ["mcts:300", "greedy", "reply:4:2"])
 def test_a_bot_leaves_a_turn_that_goes_round_in_a_circle(spec):
     state = games.get("mystic_vale").state_from_json(json.loads(CYCLE.read_text()))
     bot, rng = make_bot(spec), Rng(1)
