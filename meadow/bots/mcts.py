@@ -69,7 +69,7 @@ class MctsBot(CircleFreeBot):
         scale: float = 10.0,
         settle: bool = True,
     ) -> None:
-        if iterations < 0 or seconds < 0 or not (iterations or seconds):
+        if iterations < 0 or not 0 <= seconds < math.inf or not (iterations or seconds):
             raise ValueError("an MCTS bot needs a positive iteration or time budget")
         super().__init__()
         self.iterations = iterations

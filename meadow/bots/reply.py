@@ -36,7 +36,7 @@ class ReplyBot(CircleFreeBot):
         """`width` moves weighed after the replies, in as many worlds as `seconds` allow
         (at most `MOST_WORLDS`), or in exactly `worlds` when given (no clock: the same
         choice on every machine)."""
-        if width < 1 or seconds < 0 or worlds < 0 or not (seconds or worlds):
+        if width < 1 or not 0 <= seconds < math.inf or worlds < 0 or not (seconds or worlds):
             raise ValueError("a reply search needs a width of 1 or more and a positive budget")
         super().__init__()
         self.width = width

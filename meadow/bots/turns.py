@@ -18,6 +18,7 @@ gives the seat's own decisions the same effects.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ class Plan:
 
 class TurnBot(Bot):
     def __init__(self, width: int = 4, seconds: float = 1.0, ahead: int = 0) -> None:
-        if width < 1 or seconds <= 0 or ahead < 0:
+        if width < 1 or not 0 < seconds < math.inf or ahead < 0:
             raise ValueError("a turn planner needs a width of 1 or more and a positive time")
         self.width = width
         self.seconds = seconds

@@ -102,6 +102,8 @@ def test_mcts_rollout_defaults_to_the_games_depth():
         "mcts:xs",
         "mcts:0",
         "mcts:-1s",
+        "mcts:nans",  # a budget that is no number would search not at all
+        "mcts:infs",  # nor one without end
         "mcts:5:rollout=-1",
         "mcts:5:settle=no",
         "mcts:5:settle",

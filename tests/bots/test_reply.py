@@ -154,7 +154,17 @@ def test_reply_specs(spec, name):
 
 
 @pytest.mark.parametrize(
-    "spec", ["reply:0", "reply:x", "reply:8:0", "reply:8:0s", "reply:8:-1s", "reply:8:1s:x"]
+    "spec",
+    [
+        "reply:0",
+        "reply:x",
+        "reply:8:0",
+        "reply:8:0s",
+        "reply:8:-1s",
+        "reply:8:1s:x",
+        "reply:8:nans",
+        "reply:8:infs",
+    ],
 )
 def test_bad_reply_specs_are_refused(spec):
     with pytest.raises(MeadowError, match="reply search"):

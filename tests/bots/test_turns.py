@@ -83,7 +83,17 @@ def test_turn_specs(spec, name):
 
 
 @pytest.mark.parametrize(
-    "spec", ["turn:0", "turn:x", "turn:8:0s", "turn:8:-1s", "turn:8:1s:ahead=-1", "turn::ahead=x"]
+    "spec",
+    [
+        "turn:0",
+        "turn:x",
+        "turn:8:0s",
+        "turn:8:-1s",
+        "turn:8:1s:ahead=-1",
+        "turn::ahead=x",
+        "turn:8:nans",
+        "turn:8:infs",
+    ],
 )
 def test_bad_turn_specs_are_refused(spec):
     with pytest.raises(MeadowError, match="turn planner"):
