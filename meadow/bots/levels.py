@@ -46,9 +46,9 @@ LADDER: dict[str, dict[str, str | None]] = {
     "topiary": {"easy": "greedy:0.3", "medium": "greedy", "expert": None},
     # Greedy and a second of search are some 200 Elo apart in Renature and 300 in Mystic
     # Vale, and 200 iterations sat in between, less than 150 from either: greedy is the
-    # medium, and the easy level a careless greedy. Neither offers an expert: against 1 s,
-    # 3 s won 12.5 of 30 games in Renature and 14 of 30 in Mystic Vale, and would need all
-    # and 29 of the next 30 for a step of 150.
+    # medium, and the easy level a careless greedy. Mystic Vale offers no expert: against
+    # its hard, a tree search of 3 s won 14 of 30 games and the reply search 10 of 20 at
+    # 1 s and 4 of 8 at 3 s, where a step of 150 needs 70 %.
     # Renature's hard weighs its best moves after the others' replies and its own next turn:
     # its tree search, too wide to reach the replies, was worth 144 Elo over greedy.
     "renature": {"easy": "greedy:0.3", "medium": "greedy", "hard": "reply:8:1s", "expert": None},
