@@ -108,7 +108,8 @@ class Player:
         return self.page.eval_on_selector(".table", "t => ({...t.dataset})")
 
     def stalled(self) -> dict[str, object]:
-        """What the table shows: its state, what can be clicked, the bar, the log's end."""
+        """What the table shows: its state, what can be clicked, the bar, the log's latest
+        lines (the log lists the latest first)."""
         return self.page.evaluate(
             """() => {
                 const t = document.querySelector('.table');
@@ -117,27 +118,37 @@ class Player:
                     table: t ? {...t.dataset} : null,
                     choosable: document.querySelectorAll('.choosable').length,
                     bar: text('.actions button').slice(0, 12),
-                    log: text('.log-box li').slice(-6),
+                    log: text('.log-box li').slice(0, 6),
                     notice: text('#notice'),
                 };
             }"""
         ) | {"errors": self.errors}
 
     def wait_for_turn_or_end(self, timeout: float = 60_000) -> bool:
-        """True when it is our move (something to click), False when the game is over."""
-        try:
-            self.page.wait_for_function(
-                """() => {
-                    const t = document.querySelector('.table');
-                    return t && (t.dataset.over === 'true' ||
-                        (t.dataset.myTurn === 'true' && t.querySelector('.choosable')));
-                }""",
-                timeout=timeout,
+        """True when it is our move (something to click), False when the game is over. Waits
+        as long as the page goes on showing moves: a long turn of the computer's is shown
+        move by move at the pace. Fails once no move has been shown for `timeout` ms."""
+        while True:
+            shown = self.page.evaluate(
+                "() => { const t = document.querySelector('.table'); return t && t.dataset.move; }"
             )
-        except PlaywrightTimeout:
-            # A rare stall seen once in CI (Mystic Vale): say what the table showed.
-            raise AssertionError(f"no turn and no end in sight: {self.stalled()}") from None
-        return self.table_state()["over"] != "true"
+            try:
+                self.page.wait_for_function(
+                    """(shown) => {
+                        const t = document.querySelector('.table');
+                        return t && (t.dataset.over === 'true' || t.dataset.move !== shown ||
+                            (t.dataset.myTurn === 'true' && t.querySelector('.choosable')));
+                    }""",
+                    arg=shown,
+                    timeout=timeout,
+                )
+            except PlaywrightTimeout:
+                raise AssertionError(f"no turn and no end in sight: {self.stalled()}") from None
+            state = self.table_state()
+            if state["over"] == "true":
+                return False
+            if state["myTurn"] == "true" and self.page.locator(".table .choosable").count():
+                return True
 
     def click_something(self, rng: random.Random) -> str:
         """Click one of the highlighted things (on the board or in the action bar)."""

@@ -210,6 +210,40 @@ def test_a_move_that_fails_to_draw_holds_up_no_move_after_it(player: Player) -> 
     assert any("could not be shown" in error for error in player.errors)  # reported, not hidden
 
 
+# A computer's long turn heard all at once (a Mystic Vale turn may be forty decisions): each
+# move shown is timed, with the time its pieces were given to fly.
+A_LONG_TURN = """
+async () => {
+  const { MovePlayer } = await import('/js/motion.js');
+  const shown = [];
+  const mover = new MovePlayer((message, { flight }) => {
+    shown.push([message, performance.now(), flight]);
+    return [];
+  });
+  for (let n = 1; n <= 30; n += 1) mover.push(n, true);
+  while (mover.busy) await new Promise((resolve) => setTimeout(resolve, 50));
+  return shown;
+}
+"""
+
+
+def test_a_long_turn_is_shown_faster_and_its_last_moves_at_the_pace(player: Player) -> None:
+    # Thirty moves at the normal pace took 27 s or more to watch (the pause is 900 ms), and
+    # a whole game by clicking waited in vain for its turn while they were shown.
+    player.open("#/")
+    shown = player.page.evaluate(A_LONG_TURN)
+    assert [n for n, _, _ in shown] == list(range(1, 31))
+    gaps = [later - earlier for (_, earlier, _), (_, later, _) in itertools.pairwise(shown)]
+    flights = [flight for _, _, flight in shown]
+    assert min(gaps[-5:]) >= 850, gaps  # the last six moves at the full pace
+    assert max(gaps[:5]) < min(gaps[-5:]) / 2, gaps  # the first ones much faster
+    # The first move came alone and flew at the pace; then the more were still to be
+    # shown, the faster each flew.
+    assert flights[0] == flights[-1] == 450 and flights[1] < 100, flights
+    assert sorted(flights[1:]) == flights[1:]
+    assert player.errors == []
+
+
 SEAT_COLOURS_OF = """
 async () => {
   const { seatColour } = await import('/js/draw.js');

@@ -12,12 +12,20 @@
 // - every number drawn with `data-count="<key>"` counts up (or down) to its new value.
 // Animations off in the settings, or reduced motion asked by the system, keep the pace but
 // move nothing. A resync (a reconnection) skips what is still waiting to the present.
+//
+// A long turn is shown faster: a Mystic Vale turn can be forty decisions, some one and a
+// half seconds each at the normal pace, and a quick computer sends them all at once. While
+// more than `CALM` moves wait, each is shown in `CALM / waiting` of the pace (`tempo`, never
+// less than `FASTEST`): the more wait, the faster they go, and the turn's last moves are
+// shown at the full pace. Forty moves then take the time of about seventeen.
 
 import { session } from "./session.js";
 
 export const PACES = ["off", "normal", "slow"];
 const PAUSE = { off: 0, normal: 900, slow: 1900 }; // ms a shown move stays before the next
 const FLIGHT = { normal: 450, slow: 800 }; // ms a piece takes to fly
+const CALM = 6; // moves waiting that are shown at the full pace (a Harmonies turn)
+const FASTEST = 0.15; // the least share of the pace a move is shown in
 
 export function pace() {
   const chosen = session.settings.move_pace;
@@ -157,13 +165,15 @@ export class MovePlayer {
     const generation = this.generation;
     try {
       while (this.waiting.length && generation === this.generation) {
+        const flight = flightMs() * tempo(this.waiting.length);
         const { message, paced } = this.waiting.shift();
         const shownPaced = paced && !document.hidden;
-        const running = this.showing(message, shownPaced);
+        const running = this.showing(message, shownPaced, flight);
         if (!shownPaced) continue;
         // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
-        await Promise.race([Promise.allSettled(running || []), sleep(flightMs() + 300)]);
-        await sleep(PAUSE[pace()]);
+        await Promise.race([Promise.allSettled(running || []), sleep(flight + 300)]);
+        // The moves heard meanwhile count too: a turn's first move often comes alone.
+        await sleep(PAUSE[pace()] * tempo(this.waiting.length + 1));
       }
     } finally {
       // Whatever happened, the queue is not left waiting on a run that has ended.
@@ -173,9 +183,9 @@ export class MovePlayer {
 
   // One move shown. A move that fails to draw is reported and passed over: left to throw,
   // it would end the run with the queue marked busy, and every later move would wait for good.
-  showing(message, paced) {
+  showing(message, paced, flight = flightMs()) {
     try {
-      return this.show(message, { paced });
+      return this.show(message, { paced, flight });
     } catch (error) {
       console.error("a move could not be shown", error);
       return [];
@@ -190,10 +200,16 @@ export class MovePlayer {
   }
 }
 
+// The share of the pace a move is shown in while `waiting` moves (itself included) are
+// still to be shown.
+export function tempo(waiting) {
+  return Math.max(FASTEST, Math.min(1, CALM / waiting));
+}
+
 function sleep(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-export function flightMs() {
+function flightMs() {
   return FLIGHT[pace()] || FLIGHT.normal;
 }

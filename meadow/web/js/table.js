@@ -11,7 +11,7 @@ import { TurnWatch } from "./alerts.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
-import { MovePlayer, animate, flightMs, snapshot } from "./motion.js";
+import { MovePlayer, animate, snapshot } from "./motion.js";
 import { magnifyOn } from "./magnify.js";
 
 const { html } = draw;
@@ -149,8 +149,9 @@ class LiveTable {
     this.player.push(message, false);
   }
 
-  // Draw one move or undo; for a move shown at its pace, the animations it started.
-  show(message, { paced }) {
+  // Draw one move or undo; for a move shown at its pace, the animations it started, its
+  // pieces flying for `flight` ms.
+  show(message, { paced, flight }) {
     if (message.kind === "undo") {
       this.addLine({ number: message.number, seat: message.seat, undoes: message.undoes });
       this.setPosition(message);
@@ -168,7 +169,7 @@ class LiveTable {
     if (message.over) this.refreshSeats(); // the ratings it changed
     if (!before || !this.board) return [];
     const flights = events.flatMap((event) => (this.module.motion && this.module.motion(event, ctx)) || []);
-    return animate(this.board, before, { flights, fresh, flightMs: flightMs() });
+    return animate(this.board, before, { flights, fresh, flightMs: flight });
   }
 
   addLine(line) {
