@@ -96,6 +96,9 @@ class Harvest:
     )  # [copy, forced card or -1]
     resolved: list[list[int]] = dataclasses.field(default_factory=list)  # harvest abilities done
     erdenwiege: int = 0  # Erdenwiege bought: each counts the vales when the Harvest ends
+    # What the active token is worth while unspent: 1, doubled by each Wachstumsüberlauf.
+    # Kept apart from the cards' mana so that a purchase needing more than those spends it.
+    token_mana: int = 1
 
     def clone(self) -> Harvest:
         return Harvest(
@@ -109,4 +112,5 @@ class Harvest:
             [s[:] for s in self.to_sleeve],
             [r[:] for r in self.resolved],
             self.erdenwiege,
+            self.token_mana,
         )

@@ -271,7 +271,7 @@ class MysticValeState(State):
 
     def mana_left(self) -> int:
         h = self.harvest
-        return h.mana_earned - h.mana_spent + (1 if self.me.mana_token else 0)
+        return h.mana_earned - h.mana_spent + (h.token_mana if self.me.mana_token else 0)
 
     # -- contract -----------------------------------------------------------------------
 
@@ -773,11 +773,15 @@ class MysticValeState(State):
             public["mana"] = gain
         elif ability == "wachstumsueberlauf":
             # The token's mana is doubled whether a purchase has spent it yet or not (seed
-            # 003, glossary): an active token keeps its own 1 for later, the copy comes now.
-            gain = h.mana_doublable + (1 if me.mana_token else 0)
-            public["mana"] = gain
+            # 003, glossary). An unspent token's share doubles apart from the cards', so
+            # that a purchase needing more than the cards' mana still turns it grey.
+            gain = h.mana_doublable
             h.mana_earned += gain
             h.mana_doublable += gain
+            if me.mana_token:
+                gain += h.token_mana
+                h.token_mana *= 2
+            public["mana"] = gain
         elif ability == "baumkronen_erkunder":
             added = []
             for _ in range(card_symbol(me.cards[card], "guardian")):
@@ -819,11 +823,18 @@ class MysticValeState(State):
 
     def _spend(self, cost: int) -> None:
         h = self.harvest
-        if h.mana_earned - h.mana_spent < cost:  # the active mana token covers the last 1
-            self.me.mana_token = False
-            h.mana_earned += 1
-            h.mana_doublable += 1
+        if h.mana_earned - h.mana_spent < cost:  # the active mana token covers the rest
+            self._spend_token()
         h.mana_spent += cost
+
+    def _spend_token(self) -> None:
+        """Seed 003, "Aufwertungen kaufen": the token spent turns grey; its mana (doubled,
+        if a Wachstumsüberlauf came first) joins the mana that a later doubling doubles."""
+        h = self.harvest
+        self.me.mana_token = False
+        h.mana_earned += h.token_mana
+        h.mana_doublable += h.token_mana
+        h.token_mana = 1
 
     def _apply_buy_vale(self, action: BuyVale) -> list[Event]:
         me = self.me
@@ -854,8 +865,7 @@ class MysticValeState(State):
             return [Event("mana", self.seat, {"mana": 2, "reason": vale.id})]
         if vale.ability == "mana_token":
             if me.mana_token:  # Yucata: the active token is spent first, then turned again
-                h.mana_earned += 1
-                h.mana_doublable += 1  # spent like a purchase spends it: token mana
+                self._spend_token()
             me.mana_token = True
             return [Event("mana_token", self.seat, {"active": True})]
         if vale.ability == "sonnenquell_tempel" and self.vale_piles[0]:

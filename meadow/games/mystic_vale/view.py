@@ -147,6 +147,7 @@ def view(state: MysticValeState, seat: int | None) -> dict[str, JSON]:
         if state.phase != "harvest" and not h.to_sleeve
         else {
             "mana": h.mana_earned - h.mana_spent,
+            "token_mana": h.token_mana if state.me.mana_token else 0,
             "spirits": dict(h.spirits),
             "advancements_bought": h.advancements_bought,
             "vales_bought": h.vales_bought,
@@ -227,6 +228,7 @@ def state_to_json(state: MysticValeState) -> dict[str, JSON]:
             "to_sleeve": [s[:] for s in h.to_sleeve],
             "resolved": [r[:] for r in h.resolved],
             "erdenwiege": h.erdenwiege,
+            "token_mana": h.token_mana,
         },
         "seats": [
             {
@@ -310,6 +312,7 @@ def state_from_json(cls: type[S], data: Mapping[str, Any]) -> S:
             [list(s) for s in h["to_sleeve"]],
             [list(r) for r in h["resolved"]],
             h.get("erdenwiege", 0),  # absent in states saved before it was counted at the end
+            h.get("token_mana", 1),  # absent in states saved before the token was kept apart
         ),
         end_triggered=data["end_triggered"],
         confirm_reveal=data["confirm_reveal"],

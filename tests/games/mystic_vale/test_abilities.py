@@ -237,6 +237,59 @@ def test_wachstumsueberlauf_doubles_the_mana_token_whatever_the_order(order):
     assert not state.me.mana_token
 
 
+def test_a_purchase_beyond_the_doubled_card_mana_spends_the_token():
+    """Issue 43, item 7. Seed 003, "Aufwertungen kaufen": "Gibst du alles Mana aus, musst du
+    das Plättchen auf die inaktive graue Seite drehen." 4 card mana doubled are 8; buying
+    7 + 2 = 9 can only be paid by counting the token (its 1, doubled), which turns grey."""
+    state = fresh()
+    arrange(state, [["wachstumsueberlauf"], [CL], [FS], [FS]])  # 4 mana
+    state.me.mana_token = True
+    state.market[2][0] = "standin_b3a@middle"  # costs 7
+    state.market[0][0] = "standin_b1d@middle"  # costs 2
+    to_harvest(state)
+    state.apply(UseAbility(1, "top"))
+    assert state.mana_left() == 10
+    state.apply(BuyAdvancement("standin_b3a@middle"))
+    assert state.me.mana_token
+    state.apply(BuyAdvancement("standin_b1d@middle"))
+    assert not state.me.mana_token
+    assert state.mana_left() == 1  # what is left of the token's doubled mana lapses
+
+
+def test_a_purchase_within_the_doubled_card_mana_keeps_the_token():
+    """Seed 003, "Aufwertungen kaufen": "Nutzt du dein aktives Manaplättchen nicht, bleibt es
+    auf der aktiven Seite". 4 card mana doubled pay for 8 without the token."""
+    state = fresh()
+    arrange(state, [["wachstumsueberlauf"], [CL], [FS], [FS]])  # 4 mana
+    state.me.mana_token = True
+    state.market[2][0] = "standin_b3c@middle"  # costs 8
+    to_harvest(state)
+    state.apply(UseAbility(1, "top"))
+    state.apply(BuyAdvancement("standin_b3c@middle"))
+    assert state.me.mana_token
+    assert state.mana_left() == 2  # the token's 1, doubled, for this harvest only
+
+
+def test_a_token_turned_again_by_a_vale_is_spent_by_a_purchase_beyond_the_card_mana():
+    """Issue 43, item 7, the same gap after a vale turns the token active again: with 4 card
+    mana and the token spent to 1 by Bernsteinbaum and turned again, doubling gives
+    (5 + 1) x 2 = 12; paying more than the 10 the cards and the spent token give needs the
+    new token, which turns grey."""
+    state = fresh()
+    arrange(state, [["wachstumsueberlauf"], [CL], [FS], [FS]])  # 4 mana
+    state.me.mana_token = True
+    _buy_vale(state, "bernsteinbaum")
+    state.apply(UseAbility(1, "top"))
+    assert state.mana_left() == 12
+    state.market[2][0] = "standin_b3c@middle"  # costs 8
+    state.market[0][0] = "standin_b1a@middle"  # costs 3: 11 in all
+    state._legal = None
+    state.apply(BuyAdvancement("standin_b3c@middle"))
+    assert state.me.mana_token
+    state.apply(BuyAdvancement("standin_b1a@middle"))
+    assert not state.me.mana_token
+
+
 def test_wachstumsueberlauf_doubles_a_token_spent_by_a_mana_token_vale():
     """Seed 003, glossary "Wachstumsüberlauf" with Yucata's note on Bernsteinbaum: the active
     token is spent (1 mana) before the vale turns it again; both are mana from the token."""

@@ -64,6 +64,12 @@ function decayMeter(druid, ctx) {
   ]);
 }
 
+// A token doubled by Wachstumsüberlauf is worth more than 1 in this harvest: say how much.
+function plusToken(harvest, ctx) {
+  const worth = harvest.token_mana || 1;
+  return worth > 1 ? ctx.t("plus_token_n", { n: worth }) : ctx.t("plus_token");
+}
+
 // What the active druid has to spend: the harvest's remaining mana and spirits, or during
 // Planting the symbols printed on the field cards (what the harvest will start from).
 function resources(druid, owner, ctx) {
@@ -77,7 +83,7 @@ function resources(druid, owner, ctx) {
         "mana",
         h.mana,
         ctx,
-        druid.mana_token ? html("span", { class: "mv-plus", text: ctx.t("plus_token") }) : null,
+        druid.mana_token ? html("span", { class: "mv-plus", text: plusToken(h, ctx) }) : null,
       ),
       ...SPIRITS.map((s) => symbolBadge(s, h.spirits[s] || 0, ctx)),
       html("span", {
