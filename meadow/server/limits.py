@@ -15,7 +15,8 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -91,6 +92,25 @@ class Limits:
             count, left = self.counters.read(rule.key)
             if count >= rule.limit:
                 raise _refusal(rule, left)
+
+    @contextmanager
+    def spending(self, rules: Sequence[Rule]) -> Iterator[None]:
+        """Count one try against every rule, or against none: TooMany naming the first rule
+        used up. All are checked before any counts, so a try one rule refuses uses up
+        nothing of the others; a rule filled meanwhile (by another process) gives back the
+        counts made. A refusal inside the block (ApiError) gives them back too: a try that
+        did nothing counts for nothing."""
+        self.check(rules)
+        spent: list[Rule] = []
+        try:
+            for rule in rules:
+                spent.append(rule)
+                self.spend(rule)
+            yield
+        except ApiError:
+            for rule in spent:
+                self.take_back(rule)
+            raise
 
     def take_back(self, rule: Rule) -> None:
         """Uncount one `spend`: a try that was counted before its outcome was known (a
