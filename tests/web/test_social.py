@@ -74,6 +74,11 @@ def test_from_invitation_to_rematch_without_a_reload(
     wait_for_chat(host, trap)
     assert host.page.locator(".chat-box b:has-text('bold'), .chat-box img").count() == 0
     assert host.page.evaluate("window.meadowHacked === undefined")
+    # The name and the text of each line are isolated: no character runs over a name.
+    assert host.page.evaluate(
+        "[...document.querySelectorAll('.chat-box .chat-name, .chat-box .chat-text')]"
+        ".every((node) => getComputedStyle(node).unicodeBidi === 'isolate')"
+    )
 
     # Typing survives the opponent's move: the box keeps its text and its focus.
     rng = random.Random(11)

@@ -115,10 +115,13 @@ export class ChatBox {
     return html("li", { class: mine ? "chat-line mine" : "chat-line", "data-chat-id": line.id }, [
       html("time", { datetime: line.at }, [time]),
       " ",
-      html("b", { class: "chat-name" }, [who]),
+      // Plain text, never markup: a line that looks like HTML shows as what was typed. The
+      // name and the text are each isolated (<bdi>): whatever direction a line's characters
+      // take, they cannot run over the speaker's name (the server takes out the bidi
+      // controls as well: meadow/server/chat.py).
+      html("b", { class: "chat-name" }, [html("bdi", {}, [who])]),
       " ",
-      // Plain text, never markup: a line that looks like HTML shows as what was typed.
-      html("span", { class: "chat-text" }, [line.text]),
+      html("bdi", { class: "chat-text" }, [line.text]),
       session.me && !mine && this.upTo === null
         ? html("button", { type: "button", class: "chat-mute", title: t("chat.mute_title", { name: line.name }), onclick: () => this.mute(line.name) }, [t("chat.mute")])
         : null,
