@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from meadow.server import outbound
+from meadow.server import access, outbound
 from meadow.server.cluster import CHAT
 from meadow.server.errors import ApiError
 from meadow.store import ChatMessage, Mute, Table, User
@@ -167,6 +167,9 @@ def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:
             raise ApiError(404, f"there is no table {table_id}")
         if table.status == "abandoned":
             raise ApiError(409, "this table was closed: nobody is there to read it")
+        if table.private and not access.is_member(table, user.id):
+            # Its invitation or spectator key lets one read a private table, not write there.
+            raise ApiError(403, "at a private table only its seats write")
         seat = next((t.number for t in table.seats if t.user_id == user.id), None)
         row = ChatMessage(
             table_id=table_id,

@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Path, Query, Request
 from fastapi.routing import APIRoute
 from sqlalchemy.orm import Session as DbSession
 from starlette.requests import HTTPConnection
 
+from meadow.server import access
 from meadow.server.auth import COOKIE, CSRF_HEADER, expired, token_hash
 from meadow.server.errors import ApiError
 from meadow.server.limits import Limits
@@ -83,6 +84,35 @@ def signed_in(request: Request, s: DbSession = Depends(db_session)) -> User:
     # waiting for another would starve the pool under load.
     s.commit()
     return user
+
+
+def readable_table(
+    connection: HTTPConnection,
+    table_id: Annotated[int, Path(ge=1, le=access.MAX_ID, description="The table's number.")],
+    # Declared for the schema; read through `key_of`, which a socket shares.
+    key: Annotated[
+        str | None,
+        Query(
+            max_length=access.KEY_MAX,
+            description="For a private table: its invitation or spectator key (as the "
+            f"{access.KEY_HEADER} header, where one can be sent).",
+        ),
+    ] = None,
+    x_meadow_key: Annotated[
+        str | None, Header(max_length=access.KEY_MAX, description="The key, as a header.")
+    ] = None,
+    user: User | None = Depends(viewer),
+    s: DbSession = Depends(db_session),
+) -> int:
+    """The route's table number, once the asking person (or visitor) may read the table:
+    every route that takes a table's number goes through this gate (`meadow.server.access`),
+    and a private table not theirs is, to them, one that does not exist (404)."""
+    access.readable(s, table_id, user.id if user else None, access.key_of(connection))
+    s.commit()  # hand the connection back: the route may need one elsewhere
+    return table_id
+
+
+ReadableTable = Annotated[int, Depends(readable_table)]
 
 
 class DatabaseRoute(APIRoute):

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session as DbSession
 from meadow.server import chat
 from meadow.server.deps import (
     DatabaseRoute,
+    ReadableTable,
     db_session,
     db_writer,
     settings,
@@ -25,12 +26,12 @@ from meadow.server.deps import (
     tables,
     viewer,
 )
-from meadow.server.errors import ApiError, refusals
+from meadow.server.errors import refusals
 from meadow.server.limits import Limits, Rule
-from meadow.server.routers.tables import MAX_ID, TableId
+from meadow.server.routers.tables import MAX_ID
 from meadow.server.settings import Settings
 from meadow.server.tables import Tables
-from meadow.store import Table, User
+from meadow.store import User
 
 router = APIRouter(prefix="/api", tags=["chat"], route_class=DatabaseRoute)
 
@@ -59,7 +60,7 @@ class ChatIn(BaseModel):
 
 @router.get("/tables/{table_id}/chat", responses=refusals(404, 422))
 def chat_lines(
-    table_id: TableId,
+    table_id: ReadableTable,
     after: int = Query(0, ge=0, le=MAX_ID, description="Only lines numbered after this."),
     user: User | None = Depends(viewer),
     s: DbSession = Depends(db_session),
@@ -67,8 +68,6 @@ def chat_lines(
     """What was said at the table, oldest first (the replay shows it beside the moves:
     each line has the number of moves made when it was said). Lines by people you muted
     are left out."""
-    if s.get(Table, table_id) is None:
-        raise ApiError(404, f"there is no table {table_id}")
     muted = chat.muted_by(s, user.id if user else None)
     return chat.readable(chat.stored_lines(s, table_id, after), muted)
 
@@ -79,7 +78,7 @@ def chat_lines(
     responses=refusals(400, 401, 403, 404, 409, 413, 422, 429),
 )
 def say(
-    table_id: TableId,
+    table_id: ReadableTable,
     body: ChatIn,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),

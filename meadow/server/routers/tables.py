@@ -18,8 +18,17 @@ from starlette.websockets import WebSocketState
 from meadow import games
 from meadow.bots import levels
 from meadow.core.errors import IllegalAction, MeadowError
-from meadow.server import chat, outbound
-from meadow.server.deps import DatabaseRoute, db_session, session_of, signed_in, tables, viewer
+from meadow.server import access, chat, outbound
+from meadow.server.access import MAX_ID
+from meadow.server.deps import (
+    DatabaseRoute,
+    ReadableTable,
+    db_session,
+    session_of,
+    signed_in,
+    tables,
+    viewer,
+)
 from meadow.server.drain import RESTARTING, Drain
 from meadow.server.errors import ApiError, refusals
 from meadow.server.live import Listener, LiveTable
@@ -29,7 +38,6 @@ from meadow.store import Rating, Seat, Table, User
 router = APIRouter(prefix="/api", tags=["tables"], route_class=DatabaseRoute)
 
 INVITE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what secrets.token_urlsafe makes
-MAX_ID = 2**31 - 1  # what every SQL database stores in an integer column
 TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="The table's number.")]
 Step = Annotated[int, Path(ge=0, le=MAX_ID, description="Moves played, 0 for the start.")]
 
@@ -181,7 +189,7 @@ def _seat_number(table: Table, user_id: int) -> int | None:
 
 @router.get("/tables/{table_id}", responses=refusals(404, 422))
 def table_info(
-    table_id: TableId,
+    table_id: ReadableTable,
     user: User | None = Depends(viewer),
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
@@ -196,6 +204,8 @@ def table_info(
     info["you_host"] = user is not None and table.host_id == user.id
     if user is not None and (seat is not None or info["you_host"]):
         info["invite"] = table.invite
+    if table.private and access.is_member(table, user.id if user else None):
+        info["spectator_key"] = access.spectator_key(table)  # a link to watch, for a friend
     muted = chat.muted_by(s, user.id if user else None)
     info["game_state"] = hub.sync(live, seat, live.moves_made, muted)
     return info
@@ -203,7 +213,7 @@ def table_info(
 
 @router.post("/tables/{table_id}/join", responses=refusals(401, 403, 404, 409, 413, 422))
 def join(
-    table_id: TableId,
+    table_id: ReadableTable,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
@@ -246,14 +256,14 @@ def _invited(s: DbSession, code: str) -> Table:
     "/tables/{table_id}/leave", status_code=204, responses=refusals(401, 403, 404, 409, 413, 422)
 )
 def leave(
-    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+    table_id: ReadableTable, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> None:
     hub.leave(table_id, user)
 
 
 @router.post("/tables/{table_id}/reclaim", responses=refusals(401, 403, 404, 409, 413, 422))
 def reclaim(
-    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+    table_id: ReadableTable, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> Joined:
     """Take back your seat from the bot that plays it (after a time-out, or after leaving)."""
     return Joined(seat=hub.reclaim(table_id, user))
@@ -266,7 +276,7 @@ class Rematch(BaseModel):
 
 @router.post("/tables/{table_id}/rematch", responses=refusals(401, 403, 404, 409, 413, 422))
 def rematch(
-    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+    table_id: ReadableTable, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> Rematch:
     """Play a finished game again with the same people, options, clocks and bots: the first
     player to ask hosts it, each other player's seat is kept for them, and asking again (or
@@ -279,14 +289,14 @@ def rematch(
     "/tables/{table_id}/start", status_code=204, responses=refusals(401, 403, 404, 409, 413, 422)
 )
 def start(
-    table_id: TableId, user: User = Depends(signed_in), hub: Tables = Depends(tables)
+    table_id: ReadableTable, user: User = Depends(signed_in), hub: Tables = Depends(tables)
 ) -> None:
     hub.start(table_id, user)
 
 
 @router.post("/tables/{table_id}/moves", responses=refusals(400, 401, 403, 404, 409, 413, 422))
 def submit_move(
-    table_id: TableId,
+    table_id: ReadableTable,
     body: MoveIn,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
@@ -320,7 +330,7 @@ class UndoIn(BaseModel):
 
 @router.post("/tables/{table_id}/undo", responses=refusals(400, 401, 403, 404, 409, 413, 422))
 def undo(
-    table_id: TableId,
+    table_id: ReadableTable,
     body: UndoIn,
     user: User = Depends(signed_in),
     hub: Tables = Depends(tables),
@@ -353,7 +363,9 @@ def your_turns(
 
 
 @router.get("/tables/{table_id}/replay/{step}", responses=refusals(404, 409, 422))
-def replay_step(table_id: TableId, step: Step, hub: Tables = Depends(tables)) -> dict[str, Any]:
+def replay_step(
+    table_id: ReadableTable, step: Step, hub: Tables = Depends(tables)
+) -> dict[str, Any]:
     """A finished game as everyone may now see it, after move `step` (0: the start)."""
     live = hub.current(table_id)
     if live.status != "finished":
@@ -395,7 +407,7 @@ def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record", responses=refusals(404, 409, 422))
-def record(table_id: TableId, hub: Tables = Depends(tables)) -> dict[str, Any]:
+def record(table_id: ReadableTable, hub: Tables = Depends(tables)) -> dict[str, Any]:
     """The whole record, seed included: only once the game is over."""
     live = hub.current(table_id)
     if live.status != "finished":
@@ -450,6 +462,7 @@ def _watcher(
     with hub.db.open() as s:
         session = session_of(websocket, s)
         user_id = session.user_id if session else None
+        access.readable(s, table_id, user_id, access.key_of(websocket))
         muted = chat.muted_by(s, user_id)
     return user_id, muted, hub.current(table_id)
 
