@@ -143,6 +143,15 @@ def readable(lines: list[dict[str, Any]], muted: frozenset[int]) -> list[dict[st
     return [entry for entry in lines if entry["user"] not in muted]
 
 
+def rename(live: LiveTable, user_id: int, name: str) -> bool:
+    """The person's lines kept in memory under the name the store now has for them (an
+    erased account's neutral one); whether any were (`live.lock` held)."""
+    theirs = [entry for entry in live.chat if entry["user"] == user_id]
+    for entry in theirs:
+        entry["name"] = name
+    return bool(theirs)
+
+
 def load(live: LiveTable, s: DbSession) -> None:
     """A table's latest lines, as it is loaded into memory."""
     latest = s.scalars(

@@ -7,7 +7,8 @@ the clock check) and does what only it can do, for what it holds in memory:
 
 - a banned or deleted person: their sockets close, their seats at running tables this
   process hosts go to the takeover bot at once (as on a time-out), and its open tables they
-  sat at are read again;
+  sat at are read again; a deleted person's name leaves the chat its tables keep in memory
+  (their lines read as the store has them now, "deleted player 17"), and pages are told;
 - a hidden chat line: it leaves the table's lines in memory, and the table's sockets hear
   `chat_hidden` (the page removes it);
 - a closed table: its pages hear a sync with the new status.
@@ -28,7 +29,7 @@ from typing import NamedTuple
 
 from sqlalchemy import func, or_, select
 
-from meadow.server import outbound, people
+from meadow.server import chat, outbound, people
 from meadow.server.tables import Tables
 from meadow.store import AuditEntry, Seat, Table, User
 
@@ -106,6 +107,7 @@ class Moderation:
         again (the ban freed their seats in the database)."""
         banned = action == people.BAN
         reason = "was banned" if banned else "left the site"
+        name = None if banned else self._name_now(user_id)
         for live in self.tables.held():
             with live.lock:
                 for listener in live.listeners:
@@ -113,11 +115,17 @@ class Moderation:
                         listener.end("your account is banned" if banned else "your account ended")
                 sat = live.seat_of(user_id) is not None
                 status = live.status
-            if sat and status == "open":
-                self.tables.refresh(live.id)
+                renamed = name is not None and chat.rename(live, user_id, name)
+            if (sat and status == "open") or renamed:
+                self.tables.refresh(live.id)  # its pages read the new name in a sync
         self._hand_over(
             [(t, n, user_id, reason) for t, n in _running_seats(self.tables, [user_id])]
         )
+
+    def _name_now(self, user_id: int) -> str | None:
+        """The person's name as the store has it since the erasure (a neutral one)."""
+        with self.tables.db.open() as s:
+            return s.scalar(select(User.name).where(User.id == user_id))
 
     def _hand_over(self, seats: list[tuple[int, int, int, str]]) -> None:
         for table_id, number, user_id, reason in seats:
