@@ -1,6 +1,6 @@
 // The page: who is signed in, the navigation, and which page the address shows.
 
-import { api } from "./api.js";
+import { api, rememberKey } from "./api.js";
 import { html, patternDefs } from "./draw.js";
 import { t } from "./i18n.js";
 import { clearError, go, session, signedIn } from "./session.js";
@@ -46,8 +46,8 @@ const ROUTES = [
   [/^#\/forgot$/, () => forgotPage()],
   [/^#\/reset\/([\w-]+)$/, (m) => resetPage(m[1])],
   [/^#\/confirm\/([\w-]+)$/, (m) => confirmPage(m[1])],
-  [/^#\/table\/(\d+)$/, (m) => tablePage(Number(m[1]))],
-  [/^#\/replay\/(\d+)$/, (m) => replayPage(Number(m[1]))],
+  [/^#\/table\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), tablePage(Number(m[1])))],
+  [/^#\/replay\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), replayPage(Number(m[1])))],
   [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
   [/^#\/invite\/([\w-]+)$/, (m) => invitePage(m[1])],
   [/^#?\/?$/, () => lobbyPage()],

@@ -1,6 +1,6 @@
 // The lobby (open tables, your tables, a new table), invitations and the "your turn" list.
 
-import { api } from "./api.js";
+import { api, rememberKey } from "./api.js";
 import { html } from "./draw.js";
 import { botName, currentLanguage, t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
@@ -226,6 +226,7 @@ export async function invitePage(code) {
   } catch (error) {
     return { nodes: [html("p", { class: "card" }, [problem(error)])] };
   }
+  rememberKey(table.id, code); // the invitation lets its holder watch the table, too
   const join = html("button", { type: "button", class: "primary" }, [t("invite.join")]);
   join.addEventListener("click", async () => {
     if (!session.me) {
@@ -246,6 +247,8 @@ export async function invitePage(code) {
         html("h1", {}, [t("invite.title", { game: t(`${table.game}.title`) })]),
         html("p", {}, [seatNames(table)]),
         join,
+        " ",
+        html("a", { href: `#/table/${table.id}` }, [t("invite.watch")]),
       ]),
     ],
   };

@@ -1,6 +1,6 @@
 // Step through a finished game, as everyone may now see it.
 
-import { api } from "./api.js";
+import { api, keyed } from "./api.js";
 import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
 import { problem, session } from "./session.js";
@@ -69,7 +69,7 @@ export async function replayPage(id) {
         html("div", { class: "board-frame" }, [board]),
         html("aside", { class: "side" }, [
           line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
-          html("a", { href: `/api/tables/${id}/record`, download: `meadow-${id}.json` }, [t("replay.record")]),
+          html("a", { href: keyed(`/api/tables/${id}/record`), download: `meadow-${id}.json` }, [t("replay.record")]),
           chat.root,
         ]),
       ]),

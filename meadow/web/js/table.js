@@ -352,6 +352,10 @@ class LiveTable {
       const link = `${location.origin}/#/invite/${this.info.invite}`;
       parts.push(html("p", {}, [t("table.invite"), " ", html("code", { class: "invite" }, [link])]));
     }
+    if (this.info.spectator_key) {
+      const link = `${location.origin}/#/table/${this.info.id}?key=${this.info.spectator_key}`;
+      parts.push(html("p", {}, [t("table.spectate"), " ", html("code", { class: "spectate" }, [link])]));
+    }
     if (this.seat === null && free) {
       parts.push(this.button("table.join", async () => {
         if (!session.me) {
