@@ -1,6 +1,7 @@
 """E-mail (off unless an SMTP host is set): 'your turn' notices for async tables, which name
 the game and the table, never anything about the position; and the links people ask for (a
-new password, an address to confirm), whose secrets appear in no log line."""
+new password, an address to confirm, undoing a change of address), whose secrets appear
+in no log line."""
 
 from __future__ import annotations
 
@@ -57,6 +58,21 @@ class Mailer:
             f"Hello {name},\n\nthis address was given for the Meadow account {name}. Follow "
             f"this link within {hours} hours to confirm it; until then nothing else is sent "
             f"to it:\n\n{link}\n\nIf it was not you, do nothing.\n",
+        )
+
+    def address_changing(self, to: str, name: str, new: str | None, token: str, days: int) -> None:
+        """Tell the confirmed address `to` that the account `name` is moving to `new` (None:
+        removing it), with a link that takes the change back within `days`."""
+        link = self._link(f"#/undo-address/{token}")
+        change = f"changed to {new}" if new else "removed"
+        self._queue(
+            to,
+            f"Your e-mail address for {name} at Meadow is changing",
+            f"Hello {name},\n\nthe e-mail address of your Meadow account {name} was just "
+            f"{change}, with the account's password. If that was you, do nothing.\n\nIf it "
+            f"was not you, this link keeps this address, takes the change back and signs the "
+            f"account out in every browser, once, within {days} days; then ask for a new "
+            f"password at this address:\n\n{link}\n",
         )
 
     def _link(self, page: str) -> str:

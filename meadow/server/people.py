@@ -92,11 +92,18 @@ def audit(
 
 
 def new_token(
-    s: DbSession, user_id: int, purpose: str, lifetime: timedelta, email: str | None = None
+    s: DbSession,
+    user_id: int,
+    purpose: str,
+    lifetime: timedelta,
+    email: str | None = None,
+    superseding: bool = True,
 ) -> str:
-    """A link's secret for `user_id`; the store keeps its SHA-256. The person's earlier
-    links of the same purpose stop working: only the latest one mailed does."""
-    s.execute(delete(Token).where(Token.user_id == user_id, Token.purpose == purpose))
+    """A link's secret for `user_id`; the store keeps its SHA-256. `superseding`: the
+    person's earlier links of the same purpose stop working, only the latest one mailed
+    does."""
+    if superseding:
+        s.execute(delete(Token).where(Token.user_id == user_id, Token.purpose == purpose))
     token = secrets.token_urlsafe(32)
     now = _now()
     s.add(
@@ -129,12 +136,14 @@ def use_token(s: DbSession, token: str, purpose: str) -> Token | None:
 
 def with_confirmed_address(s: DbSession, email: str) -> list[User]:
     """Accounts that may be sent a reset link at `email`: a confirmed address (any case),
-    neither banned nor deleted."""
+    a password to reset (a guest has none: a link would give its account one), neither
+    banned nor deleted."""
     return list(
         s.scalars(
             select(User).where(
                 func.lower(User.email) == email.lower(),
                 User.email_confirmed.is_(True),
+                User.password_hash.is_not(None),
                 User.banned_at.is_(None),
                 User.deleted_at.is_(None),
             )
@@ -340,6 +349,7 @@ def export(s: DbSession, actor: Actor, user: User) -> dict[str, Any]:
         "person": {
             **summary(user),
             "notify": user.notify,
+            "email_confirmed_at": iso(user.email_confirmed_at),
             "settings": user.settings,
         },
         "sessions": [
@@ -390,6 +400,7 @@ def erase(s: DbSession, actor: Actor, user: User, action: str = ERASE) -> None:
     user.name = user.name_key = neutral
     user.password_hash = user.email = user.pending_email = user.settings = None
     user.email_confirmed = user.notify = user.is_admin = False
+    user.email_confirmed_at = None
     user.deleted_at = _now()
     audit(s, actor, action, user_id=uid)
 

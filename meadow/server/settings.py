@@ -85,6 +85,13 @@ class Settings(BaseSettings):
     confirm_hours: int = Field(
         48, ge=1, le=30 * 24, description="How long a mailed address-confirmation link works."
     )
+    address_undo_days: int = Field(
+        7,
+        ge=1,
+        le=90,
+        description="How long the link mailed to a confirmed address when it is changed or "
+        "removed undoes the change (and ends every session of the account).",
+    )
     mails_per_account_per_hour: int = Field(
         3,
         ge=1,

@@ -51,6 +51,9 @@ class User(Base):
     # old one keeps serving.
     email_confirmed: Mapped[bool] = mapped_column(default=False)
     pending_email: Mapped[str | None] = mapped_column(String(200))
+    # When `email` was confirmed (None: before migration 0013, long ago): a reset waits a
+    # day after a confirmation while the address it replaced may undo the change.
+    email_confirmed_at: Mapped[datetime | None]
     is_admin: Mapped[bool] = mapped_column(default=False)  # may moderate (`meadow admin`)
     banned_at: Mapped[datetime | None]  # may not log in, join, chat or play
     # The person deleted the account (or an admin erased it): the row stays, with a neutral
@@ -209,8 +212,9 @@ class Rating(Base):
 
 
 class Token(Base):
-    """A link's secret, mailed to a person: to set a new password (`reset`) or to confirm an
-    e-mail address (`email`, the address it confirms). Kept as the SHA-256 of the token, as
+    """A link's secret, mailed to a person: to set a new password (`reset`), to confirm an
+    e-mail address (`email`, the address it confirms), or to undo a change of a confirmed
+    address (`undo`, the address it restores). Kept as the SHA-256 of the token, as
     sessions are; used once (the row goes), and only until `expires_at`."""
 
     __tablename__ = "tokens"

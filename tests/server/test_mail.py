@@ -43,7 +43,7 @@ def test_an_async_table_mails_the_person_whose_move_it_is(tmp_path: Path):
         friend = server.client().signup("mail-friend")
         assert friend.http.put(
             "/api/accounts/me",
-            json={"email": "friend@example.org", "notify": True},
+            json={"email": "friend@example.org", "notify": True, "password": "correct horse"},
             headers={"X-CSRF-Token": friend.csrf},
         ).json()["notify"]
         # Notices go to a confirmed address only: follow the link mailed to it.

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
-from meadow.server import auth, metrics, people
+from meadow.server import auth, metrics, ownership, people
 from meadow.server.deps import (
     DatabaseRoute,
     database,
@@ -121,6 +121,12 @@ EMAIL_PATTERN = r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+$"
 class Preferences(BaseModel):
     email: str | None = Field(None, max_length=200, pattern=EMAIL_PATTERN)
     notify: StrictBool = Field(False, description="E-mail me when it is my move at an async table.")
+    password: str | None = Field(
+        None,
+        max_length=200,
+        description="The current password: needed to give, change or remove the address "
+        "(a reset link goes to it); not for guests, nor when the address stays.",
+    )
 
 
 def _signed_in(
@@ -349,30 +355,70 @@ def me(request: Request, s: DbSession = Depends(db_session)) -> Me:
     return _me(user, session.csrf, _muted_names(s, user))
 
 
-@router.put("/me", responses=refusals(400, 401, 403, 413, 429))
-def set_preferences(
+@router.put("/me", responses={**refusals(400, 401, 403, 409, 413, 429), **BUSY})
+async def set_preferences(
     body: Preferences,
     request: Request,
     user: User = Depends(signed_in),
-    s: DbSession = Depends(db_session),
-    w: DbSession = Depends(db_writer),
+    db: Database = Depends(database),
     config: Settings = Depends(settings),
     limits: Limits = Depends(site_limits),
 ) -> Me:
     """Your e-mail address and whether to be told when it is your move (async tables). A
     new address is confirmed first: it gets a link, and waits in `pending_email` until the
-    link is followed; notices go only to a confirmed address."""
+    link is followed; notices go only to a confirmed address. Giving, changing or removing
+    the address needs the current `password` (403 without it, wrong ones limited as with a
+    change of password); a confirmed address changed or removed is told, with a link that
+    takes the change back (`address_undo_days`)."""
     if body.notify and not body.email:
         raise ApiError(400, "notices need an e-mail address")
-    hours = config.confirm_hours
-    changes, token = people.address_changes(w, user, body.email, timedelta(hours=hours))
+    checked = _needs_password(user, body.email)
+    if checked:
+        if body.password is None:
+            raise ApiError(403, NEEDS_PASSWORD)
+        await ownership.check_password(limits, config, user, body.password)
+    return await run_in_threadpool(_save_preferences, request, db, user.id, body, checked)
+
+
+NEEDS_PASSWORD = "giving, changing or removing your e-mail address needs your current password"
+
+
+def _needs_password(user: User, email: str | None) -> bool:
+    # A guest has no password, and no reset ever goes to a guest's address.
+    return user.password_hash is not None and ownership.moves_address(user, email)
+
+
+def _save_preferences(
+    request: Request, db: Database, user_id: int, body: Preferences, checked: bool
+) -> Me:
+    config: Settings = request.app.state.settings
     mailer = request.app.state.mailer
-    if token is not None and mailer.on:
-        limits.spend(people_mails(config, user.id))
-    me = _saved(request, user, s, w, notify=body.notify, **changes)
+    with db.write() as w:
+        user = w.get(User, user_id, with_for_update=True)
+        assert user is not None
+        if _needs_password(user, body.email) and not checked:  # changed since it was read
+            raise ApiError(409, "your account was changed meanwhile: load the page again")
+        told = ownership.replaced_address(user, body.email) if mailer.on else None
+        lifetime = timedelta(hours=config.confirm_hours)
+        changes, token = people.address_changes(w, user, body.email, lifetime)
+        undo = None
+        if told is not None:
+            days = timedelta(days=config.address_undo_days)
+            undo = ownership.new_undo_link(w, user.id, told, days)
+        if token is not None and mailer.on:
+            request.app.state.limits.spend(people_mails(config, user.id))
+        w.execute(update(User).where(User.id == user.id).values(notify=body.notify, **changes))
+        w.commit()
+        name = user.name
     if token is not None and body.email is not None:
-        mailer.confirm_link(body.email, user.name, token, hours)
-    return me
+        mailer.confirm_link(body.email, name, token, config.confirm_hours)
+    if told is not None and undo is not None:
+        mailer.address_changing(told, name, body.email, undo, config.address_undo_days)
+    with db.open() as s:
+        session = session_of(request, s)
+        if session is None:
+            raise ApiError(401, "not signed in")
+        return _me(session.user, session.csrf, _muted_names(s, session.user))
 
 
 def people_mails(config: Settings, user_id: int) -> Rule:

@@ -1,5 +1,5 @@
 """A person's own account: a new password by e-mail, a change of password, confirming an
-e-mail address, and deleting the account."""
+e-mail address, undoing a change of a confirmed one, and deleting the account."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
-from meadow.server import auth, people
+from meadow.server import auth, ownership, people
 from meadow.server.deps import DatabaseRoute, database, db_writer, settings, signed_in, site_limits
 from meadow.server.errors import ApiError, refusals
-from meadow.server.limits import Limits, Rule, TooMany
+from meadow.server.limits import Limits, TooMany
 from meadow.server.mail import Mailer
 from meadow.server.routers.accounts import EMAIL_PATTERN, Me, _mark, _signed_in, people_mails
 from meadow.server.settings import Settings
@@ -89,6 +89,9 @@ def _mail_resets(
     links = []
     with db.write() as s:
         for user in people.with_confirmed_address(s, email):
+            if ownership.held(s, user):
+                log.info("password reset for account %s not sent: its address is new", user.id)
+                continue
             try:
                 limits.spend(people_mails(config, user.id))
             except TooMany:
@@ -162,33 +165,10 @@ async def change_password(
     if user.password_hash is None:
         raise ApiError(409, "a guest has no password: sign up for an account")
     stored = user.password_hash
-    await _check_password(limits, config, user, body.current)
+    await ownership.check_password(limits, config, user, body.current)
     hashed = await limits.hashing.run(auth.hash_password, body.new)
     mine = auth.token_hash(request.cookies.get(auth.COOKIE) or "")
     await run_in_threadpool(_new_password, db, user.id, stored, hashed, mine)
-
-
-async def _check_password(limits: Limits, config: Settings, user: User, password: str) -> None:
-    """403 unless `password` is the account's; wrong ones are limited per account as failed
-    log-ins are per name, so a browser left signed in cannot be used to guess it."""
-    rule = Rule(
-        f"password-check:{user.id}",
-        config.login_failures_per_name_and_address,
-        config.login_failure_minutes * 60,
-        "wrong passwords for your account",
-    )
-    await run_in_threadpool(limits.check, [rule])
-    if not await limits.hashing.run(_password_matches, limits, rule, user.password_hash, password):
-        raise ApiError(403, "that is not your current password")
-
-
-def _password_matches(limits: Limits, rule: Rule, stored: str | None, password: str) -> bool:
-    # Counted before the check, as a log-in is, so checks at once never pass the limit.
-    limits.spend(rule)
-    if not auth.password_matches(stored, password):
-        return False
-    limits.take_back(rule)
-    return True
 
 
 def _new_password(db: Database, user_id: int, stored: str, hashed: str, mine: str) -> None:
@@ -216,9 +196,21 @@ def confirm_email(body: Link, w: DbSession = Depends(db_writer)) -> Confirmed:
     assert user is not None and link.email is not None
     if user.deleted_at is not None or user.pending_email != link.email:
         raise ApiError(409, "the account's address was changed since this link was sent")
-    user.email, user.email_confirmed, user.pending_email = link.email, True, None
+    ownership.confirmed_now(user)
     w.commit()
     return Confirmed(email=link.email)
+
+
+@router.post("/email/undo", responses=refusals(400, 403, 409, 413, 422))
+def undo_address_change(body: Link, w: DbSession = Depends(db_writer)) -> Confirmed:
+    """Follow the link mailed to a confirmed address when it was changed or removed: it is
+    the account's confirmed address again, a new one waiting for its link is dropped, the
+    account's reset and confirmation links stop working, and every session of the account
+    ends (whoever changed it included). Needs no session: the link may be opened in any
+    browser."""
+    restored = ownership.undo_change(w, body.token)
+    w.commit()
+    return Confirmed(email=restored)
 
 
 @router.post("/me/email/resend", status_code=202, responses=refusals(400, 401, 403, 409, 429))
@@ -263,7 +255,7 @@ async def delete_account(
     have not started close."""
     if user.password_hash is None:
         raise ApiError(409, "a guest account has no password: it goes by itself once unused")
-    await _check_password(limits, config, user, body.password)
+    await ownership.check_password(limits, config, user, body.password)
     await run_in_threadpool(_delete, db, user.id)
     await run_in_threadpool(request.app.state.moderation.tick)  # its seats here, at once
     response.delete_cookie(auth.COOKIE)
