@@ -58,13 +58,20 @@ def link(sink: Sink, address: str, page: str, count: int) -> str:
     raise AssertionError(f"no mail {count} to {address}")
 
 
+def give_address(player: Player, address: str, password: str | None = "correct horse") -> None:
+    """Fill in the profile's address (and the current password, which moving it takes)."""
+    player.page.fill("input[name=email]", address)
+    if password is not None:
+        player.page.fill("form:has(input[name=email]) input[name=password]", password)
+    player.page.click("form:has(input[name=email]) button[type=submit]")
+
+
 def test_a_forgotten_password_is_set_anew_from_the_mailed_link(player: Player, sink: Sink):
     name = f"forgetful-{secrets.token_hex(3)}"
     address = f"{name}@example.org"
     player.sign_up(name)
     player.open("#/profile")
-    player.page.fill("input[name=email]", address)
-    player.page.click("form:has(input[name=email]) button[type=submit]")
+    give_address(player, address)
     player.page.wait_for_selector(f".address-state .pending:has-text('{address}')")
 
     player.open(link(sink, address, "confirm", 1))
@@ -95,6 +102,31 @@ def test_a_forgotten_password_is_set_anew_from_the_mailed_link(player: Player, s
     player.page.fill("#reset input[name=new]", "yet another one")
     player.page.click("#reset button[type=submit]")
     player.page.wait_for_selector("#notice.error:has-text('was used already')")
+    assert player.errors == []
+
+
+def test_a_changed_address_takes_the_password_and_the_old_one_takes_it_back(
+    player: Player, sink: Sink
+):
+    name = f"keeper-{secrets.token_hex(3)}"
+    old, new = f"{name}@example.org", f"{name}-new@example.org"
+    player.sign_up(name)
+    player.open("#/profile")
+    give_address(player, old)
+    player.open(link(sink, old, "confirm", 1))
+    player.page.wait_for_selector(f"#confirmed:has-text('{old}')")
+
+    player.open("#/profile")
+    give_address(player, new, password=None)
+    player.page.wait_for_selector("#notice.error:has-text('needs your current password')")
+    give_address(player, new)
+    player.page.wait_for_selector(f".address-state .pending:has-text('{new}')")
+
+    player.open(link(sink, old, "undo-address", 2))
+    player.page.click("#undo-address button[type=submit]")
+    player.page.wait_for_selector(f"#undo-address [data-undone=yes]:has-text('{old}')")
+    player.open("#/profile")  # signed out here too
+    player.page.wait_for_selector("form input[name=password]")
     assert player.errors == []
 
 

@@ -150,9 +150,12 @@ function settingsForm() {
 function noticesForm() {
   const email = html("input", { type: "email", name: "email", value: session.me.pending_email || session.me.email || "" });
   const notify = html("input", { type: "checkbox", name: "notify", checked: session.me.notify });
+  // A reset link goes to the address, so moving it takes the password (a guest has none).
+  const password = html("input", { type: "password", name: "password", autocomplete: "current-password" });
   const form = html("form", { class: "card" }, [
     html("h2", {}, [t("notices.title")]),
     html("label", {}, [t("notices.email"), email]),
+    session.me.guest ? null : html("label", {}, [t("email.password"), password]),
     addressState(),
     html("label", { class: "check" }, [notify, t("notices.notify")]),
     html("button", { type: "submit" }, [t("notices.save")]),
@@ -161,6 +164,7 @@ function noticesForm() {
     event.preventDefault();
     try {
       const body = { email: email.value || null, notify: notify.checked };
+      if (password.value) body.password = password.value;
       const before = session.me.pending_email;
       session.me = await api("PUT", "/api/accounts/me", body);
       go("#/profile"); // the address's state drawn afresh

@@ -5,7 +5,7 @@ import { html, patternDefs } from "./draw.js";
 import { t } from "./i18n.js";
 import { clearError, go, session, signedIn } from "./session.js";
 import { accountPage, profilePage } from "./account.js";
-import { confirmPage, forgotPage, resetPage } from "./people.js";
+import { confirmPage, forgotPage, resetPage, undoAddressPage } from "./people.js";
 import { adminPage } from "./admin.js";
 import { lobbyPage, invitePage, turnsPage } from "./lobby.js";
 import { tablePage } from "./table.js";
@@ -46,6 +46,7 @@ const ROUTES = [
   [/^#\/forgot$/, () => forgotPage()],
   [/^#\/reset\/([\w-]+)$/, (m) => resetPage(m[1])],
   [/^#\/confirm\/([\w-]+)$/, (m) => confirmPage(m[1])],
+  [/^#\/undo-address\/([\w-]+)$/, (m) => undoAddressPage(m[1])],
   [/^#\/table\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), tablePage(Number(m[1])))],
   [/^#\/replay\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), replayPage(Number(m[1])))],
   [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
@@ -62,7 +63,7 @@ export async function route() {
   clearError(); // a refusal belongs to the page it was made on
   drawNav();
   const address = location.hash || "#/";
-  const needsAccount = !/^#\/(login|signup|table|replay|invite|rules|forgot|reset|confirm)/.test(address);
+  const needsAccount = !/^#\/(login|signup|table|replay|invite|rules|forgot|reset|confirm|undo-address)/.test(address);
   const found = ROUTES.map(([pattern, open]) => [address.match(pattern), open]).find(([m]) => m);
   let shown;
   if (needsAccount && !session.me) shown = await accountPage("login");

@@ -75,6 +75,28 @@ export async function confirmPage(token) {
   return { nodes: [card] };
 }
 
+// #/undo-address/<token>: the page the link mailed to a confirmed address opens when the
+// address was changed or removed. It asks first: taking the change back signs the account
+// out everywhere, which a mail scanner opening the link must not do.
+export function undoAddressPage(token) {
+  const said = html("p", {}, [t("address_undo.explain")]);
+  const button = html("button", { type: "submit", class: "primary" }, [t("address_undo.button")]);
+  const form = html("form", { class: "card narrow", id: "undo-address" }, [html("h1", {}, [t("address_undo.title")]), said, button]);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const kept = await api("POST", "/api/accounts/email/undo", { token });
+      if (session.me) await signedIn(null); // this browser was signed out too
+      said.textContent = t("address_undo.done", { email: kept.email });
+      said.dataset.undone = "yes";
+      button.replaceWith(html("p", {}, [html("a", { href: "#/forgot" }, [t("reset.forgot")])]));
+    } catch (error) {
+      notice(problem(error));
+    }
+  });
+  return { nodes: [form] };
+}
+
 // Under the address in the profile: confirmed or not, and a new one waiting for its link.
 export function addressState() {
   const me = session.me;
