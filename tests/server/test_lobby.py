@@ -40,6 +40,9 @@ def test_games_in_play_are_listed_to_watch_unless_private(server: Server):
         assert host.post(f"/api/tables/{created['id']}/start").status_code == 204
     watched = [t["id"] for t in visitor.get("/api/tables/running").json()]
     assert tables[False]["id"] in watched and tables[True]["id"] not in watched
-    # Not listed, but not hidden from whoever has its number or invitation.
-    assert visitor.get(f"/api/invites/{tables[True]['invite']}").json()["private"] is True
-    assert visitor.get(f"/api/tables/{tables[True]['id']}").status_code == 200
+    # Not listed, and its number alone leads nowhere: its invitation does (issue 43).
+    invite = tables[True]["invite"]
+    assert visitor.get(f"/api/invites/{invite}").json()["private"] is True
+    assert visitor.get(f"/api/tables/{tables[True]['id']}").status_code == 404
+    keyed = visitor.get(f"/api/tables/{tables[True]['id']}", headers={"X-Meadow-Key": invite})
+    assert keyed.status_code == 200

@@ -73,7 +73,8 @@ def test_a_rematch_keeps_each_persons_seat_and_the_options(server: Server):
     assert host.table(table_id)["rematch"] == new_id
     # Nobody else may take the kept seat, by the table's number or by its invitation.
     stranger = server.client().signup(f"x-{secrets.token_hex(5)}")
-    assert stranger.post(f"/api/tables/{new_id}/join").status_code == 403  # private
+    # A private table, to a stranger, is none at all (tests/server/attacks/test_privacy.py).
+    assert stranger.post(f"/api/tables/{new_id}/join").status_code == 404
     invite = guest.table(new_id)["invite"]
     taken = stranger.post(f"/api/invites/{invite}/join")
     assert taken.status_code == 409 and "kept for the last game's players" in taken.text
