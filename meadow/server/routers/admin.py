@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
-from meadow.server import people
+from meadow.server import chat, people
 from meadow.server.deps import DatabaseRoute, db_session, db_writer, signed_in
 from meadow.server.errors import ApiError, refusals
 from meadow.server.routers.tables import MAX_ID
@@ -188,7 +188,7 @@ def recent_chat(
             table=line.table_id,
             user=line.user_id,
             name=line.user.name,
-            text=line.text,
+            text=chat.plain(line.text),  # as the table shows it: no bidi tricks here either
             at=people.iso(line.created_at) or "",
             hidden=line.hidden_at is not None,
         )
