@@ -66,6 +66,12 @@ class Settings(BaseSettings):
     chat_lines_per_minute: int = Field(
         10, ge=1, description="Chat messages one person may write in a minute; then 429."
     )
+    chat_lines_per_table_per_minute: int = Field(
+        30, ge=1, description="Chat messages everyone may write at one table in a minute; then 429."
+    )
+    chat_lines_per_address_per_minute: int = Field(
+        20, ge=1, description="Chat messages people at one address may write in a minute; then 429."
+    )
     guest_days: int = Field(
         7, ge=1, description="A guest account without a seat is deleted after so many idle days."
     )

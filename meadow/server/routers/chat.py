@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import (
     BaseModel,
     Field,
@@ -27,7 +27,7 @@ from meadow.server.deps import (
     viewer,
 )
 from meadow.server.errors import refusals
-from meadow.server.limits import Limits, Rule
+from meadow.server.limits import Limits, Rule, client_address
 from meadow.server.routers.tables import MAX_ID
 from meadow.server.settings import Settings
 from meadow.server.tables import Tables
@@ -78,6 +78,7 @@ def chat_lines(
     responses=refusals(400, 401, 403, 404, 409, 413, 422, 429),
 )
 def say(
+    request: Request,
     table_id: ReadableTable,
     body: ChatIn,
     user: User = Depends(signed_in),
@@ -85,11 +86,33 @@ def say(
     config: Settings = Depends(settings),
     limits: Limits = Depends(site_limits),
 ) -> dict[str, Any]:
-    """Say something at the table, seated or watching. A person writes a few lines a
-    minute at most (429), each of at most 500 characters of plain text."""
-    per_minute = config.chat_lines_per_minute
-    limits.spend(Rule(f"chat:{user.id}", per_minute, 60, "chat messages"))
-    return chat.say(hub, table_id, user, body.text)
+    """Say something at the table, seated or watching. A person, a table and an address
+    each have a few lines a minute at most (429), each of at most 500 characters of plain
+    text."""
+    text = chat.cleaned(body.text)  # a blank line is refused before it counts
+    with limits.spending(_chat_rules(table_id, user, client_address(request), config)):
+        return chat.say(hub, table_id, user, text)
+
+
+def _chat_rules(table_id: int, user: User, address: str, config: Settings) -> list[Rule]:
+    """What a line counts against: its writer; its address, since fresh guests cost
+    nothing and many are one flood from one address; and its table, which many addresses
+    could flood together."""
+    return [
+        Rule(f"chat:{user.id}", config.chat_lines_per_minute, 60, "chat messages"),
+        Rule(
+            f"chat-address:{address}",
+            config.chat_lines_per_address_per_minute,
+            60,
+            "chat messages from your address",
+        ),
+        Rule(
+            f"chat-table:{table_id}",
+            config.chat_lines_per_table_per_minute,
+            60,
+            "chat messages at this table",
+        ),
+    ]
 
 
 @router.put(
