@@ -9,6 +9,7 @@ what a person they muted writes; a line the site's host hid is read by nobody.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ MAX_MARKS = 2  # combining marks kept on one letter: accents stay, a Zalgo pile 
 _DROPPED = frozenset({"Cc", "Cf", "Cs"})
 _SEPARATORS = frozenset({"Zl", "Zp"})  # U+2028, U+2029: a space, as a line break would be
 _ZWJ = "\u200d"
+_PRINTABLE_ASCII = re.compile(r"[\n\x20-\x7e]*")  # most lines: nothing to clean, at once
 
 
 def cleaned(text: str) -> str:
@@ -58,6 +60,8 @@ def plain(text: str) -> str:
     its marks, and before a symbol: a family, a woman technologist), where it cannot turn
     or hide text; anywhere else it goes. Idempotent: lines stored before this cleaning are
     shown through it too."""
+    if _PRINTABLE_ASCII.fullmatch(text):
+        return text
     kept = "".join(_kept_character(c) for c in text)
     kept = unicodedata.normalize("NFC", _joined_emoji(unicodedata.normalize("NFC", kept)))
     return _capped_marks(kept)
