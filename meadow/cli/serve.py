@@ -26,7 +26,7 @@ def serve(
     the database in MEADOW_DATABASE_URL. SIGTERM stops it gently (docs/operations.md)."""
     import uvicorn
 
-    from meadow.server import logs, metrics
+    from meadow.server import connections, logs, metrics
     from meadow.server.drain import MeadowServer
     from meadow.server.main import create_app
 
@@ -34,24 +34,26 @@ def serve(
     config = settings(**{k: v for k, v in overrides.items() if v is not None})
     check_database(config, "--data-dir" if data_dir is not None else "MEADOW_DATA_DIR")
     web = create_app(config)
-    server = MeadowServer(
-        uvicorn.Config(
-            web,
-            host=config.host,
-            port=config.port,
-            log_level="info",
-            log_config=logs.config(config.log_format),
-            ws_per_message_deflate=config.ws_compression,
-            # A frame larger than any request body is closed (1009) before it is read whole.
-            ws_max_size=config.max_body_bytes,
-            access_log=config.access_log,
-            timeout_graceful_shutdown=int(config.drain_seconds + 0.999),
-        ),
-        web.state.drain,
-        lambda: web.state.tables,
+    listening = uvicorn.Config(
+        web,
+        host=config.host,
+        port=config.port,
+        log_level="info",
+        log_config=logs.config(config.log_format),
+        ws_per_message_deflate=config.ws_compression,
+        # A frame larger than any request body is closed (1009) before it is read whole.
+        ws_max_size=config.max_body_bytes,
+        access_log=config.access_log,
+        timeout_graceful_shutdown=int(config.drain_seconds + 0.999),
     )
     logging.captureWarnings(True)  # a library's warning is a line of the log like the rest
     log = logging.getLogger("meadow.server")
+    # Bounds on what one connection takes: its head's time and size, and a cap on the
+    # connections at once (meadow/server/connections.py). After the Config: its logging
+    # shows the warning of a limit on open files that cannot be raised.
+    most = connections.raise_open_file_limit(config.max_connections)
+    listening.http = connections.http_protocol(connections.Bounds.of(config, most))
+    server = MeadowServer(listening, web.state.drain, lambda: web.state.tables)
     log.info("Meadow on http://%s:%s (%s)", config.host, config.port, where(config))
     stop_metrics = lambda: None  # noqa: E731
     if config.metrics_address:

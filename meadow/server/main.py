@@ -23,6 +23,7 @@ from meadow.core.errors import IllegalAction, MeadowError, NotationError
 from meadow.server import health, limits, metrics, upkeep
 from meadow.server.botrules import BotRules
 from meadow.server.cluster import Alone, RedisCluster
+from meadow.server.connections import Sockets
 from meadow.server.drain import Drain
 from meadow.server.errors import ApiError
 from meadow.server.logs import RequestId
@@ -93,6 +94,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
     )
     app.state.settings = config
     app.state.drain = Drain(config.drain_seconds)
+    app.state.sockets = Sockets.of(config)  # table sockets per person and address
     _quiet_client_faults()
     app.state.limits = limits.for_app(app, config)
     app.include_router(accounts.router)

@@ -169,6 +169,41 @@ class Settings(BaseSettings):
         description="After SIGTERM: how long the process may take to finish what it was "
         "doing, hand its tables over and close its sockets before it exits regardless.",
     )
+    head_timeout_seconds: float = Field(
+        10,
+        gt=0,
+        le=300,
+        description="How long a connection may take to send a request's head (its line and "
+        "headers); then 408 and closed (docs/security.md, connections).",
+    )
+    max_head_bytes: int = Field(
+        16 * 1024,
+        ge=1024,
+        le=1024 * 1024,
+        description="The largest request head (line and headers); larger: 431.",
+    )
+    max_headers: int = Field(
+        100, ge=10, le=10_000, description="Header fields in one request; more: 431."
+    )
+    max_connections: int = Field(
+        10_000,
+        ge=1,
+        description="Connections one process serves at once, HTTP and WebSocket; a request "
+        "beyond them gets 503. Lowered at start to half the open-file limit if that is less "
+        "(with a warning).",
+    )
+    sockets_per_person: int = Field(
+        20,
+        ge=1,
+        description="Table sockets one person may hold open on one process; more are closed "
+        "with 4429 and the reason.",
+    )
+    sockets_per_address: int = Field(
+        100,
+        ge=1,
+        description="Table sockets one address may hold open on one process, signed in or "
+        "not; more are closed with 4429 and the reason.",
+    )
 
     @field_validator("database_url")
     @classmethod

@@ -20,6 +20,7 @@ from meadow.bots import levels
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.server import access, chat, outbound
 from meadow.server.access import MAX_ID
+from meadow.server.connections import TOO_MANY_SOCKETS, Sockets
 from meadow.server.deps import (
     DatabaseRoute,
     ReadableTable,
@@ -442,6 +443,10 @@ async def watch(
         await websocket.close(code=RESTARTING, reason="the server restarts: reconnect")
         return
     await websocket.accept()
+    sockets: Sockets = websocket.app.state.sockets
+    if refusal := sockets.take(websocket, user_id):  # so many of one person's or address's
+        await websocket.close(code=TOO_MANY_SOCKETS, reason=refusal)
+        return
     listener = Listener(user_id, muted)
     live = hub.subscribe(live, listener, since)
     drain.opened(listener)
@@ -451,6 +456,7 @@ async def watch(
     except WebSocketDisconnect:
         pass
     finally:
+        sockets.give_back(websocket, user_id)
         hub.unsubscribe(live, listener)
         drain.closed(listener)
         sending.cancel()
