@@ -15,6 +15,18 @@ from meadow.core.game import Game, State
 FORMAT = "meadow-record/1"
 
 
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay: move `number` (0: the start), its text, the seat that made it,
+    the events it caused and the state after it."""
+
+    number: int
+    action: str | None
+    seat: int | None
+    events: list[Event]
+    state: State
+
+
 @dataclass
 class GameRecord:
     """Everything needed to replay a game. It holds the seed, so it is for after the game."""
@@ -41,12 +53,25 @@ class GameRecord:
         """Replay move by move: (index, action, events, state after it)."""
         state = self.initial_state()
         for index, text in enumerate(self.actions):
-            try:
-                action = state.parse_action(text)
-                events = state.apply(action)
-            except MeadowError as exc:
-                raise RecordError(f"action {index + 1} of the record ({text!r}): {exc}") from None
+            action, events = _play(state, index, text)
             yield index, action, events, state
+
+    def step(self, number: int) -> ReplayStep:
+        """The game as it stood after move `number` (0: the start), replayed afresh up to
+        there, with that move's events: what a replay shows at one step.
+
+        Raises:
+            RecordError: `number` is not a move of the record, or a move does not apply.
+        """
+        if not 0 <= number <= len(self.actions):
+            raise RecordError(f"step {number}: the record has moves 0..{len(self.actions)}")
+        state = self.initial_state()
+        seat: int | None = None
+        events: list[Event] = []
+        for index, text in enumerate(self.actions[:number]):
+            seat = state.to_move
+            _, events = _play(state, index, text)
+        return ReplayStep(number, self.actions[number - 1] if number else None, seat, events, state)
 
     def initial_state(self) -> State:
         from meadow import games  # the registry imports games; core must not at import time
@@ -107,3 +132,12 @@ class GameRecord:
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path} is not JSON: {exc}") from None
         return cls.from_json(data)
+
+
+def _play(state: State, index: int, text: str) -> tuple[Action, list[Event]]:
+    """Read and apply the record's action `index`, or name it in a RecordError."""
+    try:
+        action = state.parse_action(text)
+        return action, state.apply(action)
+    except MeadowError as exc:
+        raise RecordError(f"action {index + 1} of the record ({text!r}): {exc}") from None

@@ -474,7 +474,9 @@ class HarmoniesState(State):
             if len(tokens) < TOKENS_PER_SPACE:
                 self.end_triggered = True
             self.central[space] = tokens
-            events.append(Event("refill", None, {"space": space + 1, "tokens": tokens}, {}, True))
+            # The event's own list: the space's list becomes a hand that placing empties.
+            public = {"space": space + 1, "tokens": list(tokens)}
+            events.append(Event("refill", None, public, {}, True))
         return events
 
     def _draw_tokens(self, n: int) -> list[str]:
