@@ -32,6 +32,9 @@ class Listener:
     thread: int = field(default_factory=threading.get_ident)
     closing: bool = False  # the server is stopping: no more moves are taken on this socket
     ended: str | None = None  # why the server closes the socket (`end`)
+    # The token hash of the session it was opened in: once that session ends (a sign-out
+    # everywhere, a reset, an undone address change), so does the socket (`moderation`).
+    session: str | None = None
 
     def end(self, reason: str) -> None:
         """Close the socket once what is queued has gone: its person may no longer hear the

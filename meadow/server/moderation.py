@@ -9,6 +9,8 @@ the clock check) and does what only it can do, for what it holds in memory:
   process hosts go to the takeover bot at once (as on a time-out), and its open tables they
   sat at are read again; a deleted person's name leaves the chat its tables keep in memory
   (their lines read as the store has them now, "deleted player 17"), and pages are told;
+- sessions of a person ended (a reset, a new password, an undone address change): the
+  sockets opened in them close;
 - a hidden chat line: it leaves the table's lines in memory, and the table's sockets hear
   `chat_hidden` (the page removes it);
 - a closed table: its pages hear a sync with the new status.
@@ -31,7 +33,7 @@ from sqlalchemy import func, or_, select
 
 from meadow.server import chat, outbound, people
 from meadow.server.tables import Tables
-from meadow.store import AuditEntry, Seat, Table, User
+from meadow.store import AuditEntry, Seat, Session, Table, User
 
 log = logging.getLogger("meadow.server")
 
@@ -94,6 +96,8 @@ class Moderation:
         try:
             if row.action in people.GONE and row.user_id is not None:
                 self._gone(row.user_id, row.action)
+            elif row.action == people.SIGN_OUT and row.user_id is not None:
+                self._signed_out(row.user_id)
             elif row.action == people.HIDE_CHAT and row.table_id and row.chat_id:
                 self._hidden(row.table_id, row.chat_id)
             elif row.action == people.CLOSE_TABLE and row.table_id:
@@ -121,6 +125,17 @@ class Moderation:
         self._hand_over(
             [(t, n, user_id, reason) for t, n in _running_seats(self.tables, [user_id])]
         )
+
+    def _signed_out(self, user_id: int) -> None:
+        """Sessions of the person ended: the sockets here opened in one of them close (the
+        page asks the person to sign in again); those of a session kept go on."""
+        with self.tables.db.open() as s:
+            alive = set(s.scalars(select(Session.token_hash).where(Session.user_id == user_id)))
+        for live in self.tables.held():
+            with live.lock:
+                for listener in live.listeners:
+                    if listener.user_id == user_id and listener.session not in alive:
+                        listener.end("your session ended: sign in again")
 
     def _name_now(self, user_id: int) -> str | None:
         """The person's name as the store has it since the erasure (a neutral one)."""

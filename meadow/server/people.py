@@ -44,6 +44,7 @@ HIDE_CHAT, CLOSE_TABLE = "hide-chat", "close-table"
 EXPORT, ERASE, DELETE = "export", "erase", "delete"  # DELETE: by the account's owner
 RESET_LINK = "reset-link"  # an admin made a reset link to hand over (no e-mail on the site)
 GONE = frozenset({BAN, ERASE, DELETE})  # the person may no longer play or hear a table
+SIGN_OUT = "sign-out"  # sessions ended by a reset, a new password or an undone address
 
 _TOKEN = 43  # the length of secrets.token_urlsafe(32)
 
@@ -170,7 +171,14 @@ def address_changes(
 
 
 def sign_out_everywhere(s: DbSession, user_id: int, but: str | None = None) -> None:
-    """End the person's sessions (all but the one whose token hash is `but`)."""
+    """End the person's sessions (all but the one whose token hash is `but`), and with them
+    the sockets opened in them, in every server process (`moderation` reads the entry): a
+    socket that outlived its session would go on hearing the seat's hidden view."""
+    _end_sessions(s, user_id, but)
+    audit(s, Actor(user_id=user_id), SIGN_OUT, user_id=user_id)
+
+
+def _end_sessions(s: DbSession, user_id: int, but: str | None = None) -> None:
     ending = delete(Session).where(Session.user_id == user_id)
     if but is not None:
         ending = ending.where(Session.token_hash != but)
@@ -265,7 +273,7 @@ def ban(s: DbSession, actor: Actor, user: User, reason: str | None = None) -> No
     if user.banned_at is not None:
         raise ApiError(409, f"{user.name} is banned already")
     user.banned_at = _now()
-    sign_out_everywhere(s, user.id)
+    _end_sessions(s, user.id)  # the ban's entry ends every socket
     s.execute(delete(Token).where(Token.user_id == user.id))
     leave_open_tables(s, user.id)
     audit(s, actor, BAN, user_id=user.id, detail=reason)
@@ -389,7 +397,7 @@ def erase(s: DbSession, actor: Actor, user: User, action: str = ERASE) -> None:
     _not_deleted(user)
     uid = user.id
     leave_open_tables(s, uid)
-    sign_out_everywhere(s, uid)
+    _end_sessions(s, uid)  # the erasure's entry ends every socket
     for gone in (
         delete(Token).where(Token.user_id == uid),
         delete(Mute).where(or_(Mute.user_id == uid, Mute.muted_id == uid)),

@@ -434,7 +434,7 @@ async def watch(
         await websocket.close(code=4403, reason="a socket only from this site's own pages")
         return
     try:  # the database is not touched on the event loop
-        user_id, muted, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
+        user_id, session, muted, live = await asyncio.to_thread(_watcher, hub, websocket, table_id)
     except ApiError as refused:
         await websocket.close(code=4404, reason=refused.message)
         return
@@ -447,7 +447,7 @@ async def watch(
     if refusal := sockets.take(websocket, user_id):  # so many of one person's or address's
         await websocket.close(code=TOO_MANY_SOCKETS, reason=refusal)
         return
-    listener = Listener(user_id, muted)
+    listener = Listener(user_id, muted, session=session)
     live = hub.subscribe(live, listener, since)
     drain.opened(listener)
     sending = asyncio.create_task(_send_news(websocket, listener))
@@ -464,13 +464,16 @@ async def watch(
 
 def _watcher(
     hub: Tables, websocket: WebSocket, table_id: int
-) -> tuple[int | None, frozenset[int], LiveTable]:
+) -> tuple[int | None, str | None, frozenset[int], LiveTable]:
+    """Who is watching (and in which session: the socket ends with it), what they muted,
+    and the table, if they may read it."""
     with hub.db.open() as s:
         session = session_of(websocket, s)
         user_id = session.user_id if session else None
         access.readable(s, table_id, user_id, access.key_of(websocket))
         muted = chat.muted_by(s, user_id)
-    return user_id, muted, hub.current(table_id)
+        token_hash = session.token_hash if session else None
+    return user_id, token_hash, muted, hub.current(table_id)
 
 
 async def _send_news(websocket: WebSocket, listener: Listener) -> None:

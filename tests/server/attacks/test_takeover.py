@@ -7,6 +7,7 @@ PostgreSQL, its e-mail caught by a local SMTP sink (aiosmtpd)."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Iterator
 from contextlib import nullcontext
@@ -15,10 +16,12 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 from sqlalchemy import create_engine, select, update
+from websockets.exceptions import ConnectionClosed
 
 from meadow.store import Token, User
 from tests.server.conftest import Client, Server, fresh_postgres, signed_in
 from tests.server.test_people import HeldSink, address, ask_reset, mails, me, token_in
+from tests.server.test_safety import socket_to
 
 PASSWORD = "correct horse"
 UNDO = "undo-address"  # the page the notice's link opens
@@ -243,3 +246,35 @@ def test_a_guest_needs_no_password_but_never_gets_a_reset(server: Server, sink):
     assert ask_reset(server.client(), email)[0] == 202
     mail_thread_caught_up(server, sink)
     assert len(sink.to(email)) == 1  # the confirmation alone
+
+
+def test_a_socket_opened_in_a_stolen_session_ends_with_the_session(server: Server, sink):
+    """A thief who opened the owner's table socket with the stolen cookie went on hearing the
+    seat's hidden view after the owner ended every other session (a new password here; a
+    reset or an undone address change end them the same way). The socket of the session kept
+    goes on."""
+    dave = owner(server)
+    thief = signed_in(server, dave)
+    mine = server.client()
+    login = mine.http.post("/api/accounts/login", json={"name": dave.name, "password": PASSWORD})
+    mine.csrf, mine.name = login.json()["csrf"], dave.name
+    other = server.client().signup(f"o-{secrets.token_hex(5)}")
+    body = {"game": "topiary", "players": 2, "seats": [None, None]}
+    table_id = dave.post("/api/tables", json=body).json()["id"]
+    assert other.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert dave.post(f"/api/tables/{table_id}/start").status_code == 204
+    with socket_to(server, thief, table_id) as stolen, socket_to(server, mine, table_id) as kept:
+        for socket in (stolen, kept):
+            assert json.loads(socket.recv(timeout=10))["kind"] == "sync"
+        change = {"current": PASSWORD, "new": "a new battery staple"}
+        reply = mine.http.put(
+            "/api/accounts/me/password", json=change, headers={"X-CSRF-Token": mine.csrf}
+        )
+        assert reply.status_code == 204, reply.text
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                stolen.recv(timeout=15)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+        assert "session ended" in closed.value.rcvd.reason
+        assert other.post(f"/api/tables/{table_id}/chat", json={"text": "hi"}).status_code == 201
+        assert json.loads(kept.recv(timeout=10))["kind"] == "chat"
