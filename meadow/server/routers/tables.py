@@ -374,15 +374,15 @@ def replay_step(
     record = live.record()  # the moves that stand: undone ones are not part of the game
     if not 0 <= step <= len(record.actions):
         raise ApiError(404, f"step {step}: the game has moves 0..{len(record.actions)}")
-    state = record.initial_state()
-    for text in record.actions[:step]:
-        state.apply(state.parse_action(text))
+    # The step's events come from the same replay as its board, so the two cannot disagree.
+    at = record.step(step)
+    state = at.state
     return {
         "step": step,
         "moves": len(record.actions),
-        "action": record.actions[step - 1] if step else None,
-        "seat": live.standing[step - 1].seat if step else None,
-        "events": outbound.move_events(live.standing[step - 1].events, None) if step else [],
+        "action": at.action,
+        "seat": at.seat,
+        "events": outbound.move_events(at.events, None),
         "view": state.view(None),
         "result": state.result().to_json() if state.is_over else None,
     }
