@@ -627,8 +627,9 @@ class Tables:
             live.seats[number] = (user.id, None)
             live.clock.left_at[number] = None
             self.looks.ask(live.id)
-            note = f"{user.name} took seat {number} back from the bot"
-            log.info("table %s: %s", live.id, note)
+            log.info("table %s: %s took seat %s back from the bot", live.id, user.name, number)
+            # The move log keeps no name: an erased account's name must leave every copy.
+            note = f"its player took seat {number} back from the bot"
             # If the bot made no move meanwhile, its taking the seat is still to be logged.
             unsaid = live.takeover_notes.get(number)
             live.takeover_notes[number] = f"{unsaid}; {note}" if unsaid else note

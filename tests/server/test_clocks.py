@@ -85,4 +85,6 @@ def test_a_person_out_of_time_takes_the_seat_back_and_the_log_says_so(server: Se
     # is read, and a bot's moves then come after theirs: the last line is not always theirs.
     theirs = next(line for line in log if line["number"] == body["move"])
     assert theirs["seat"] == 0
-    assert f"{host.name} took seat 0 back from the bot" in theirs.get("note", "")
+    assert "its player took seat 0 back from the bot" in theirs.get("note", "")
+    # The stored log keeps no name, which an erasure would have to find there (issue 43, 5).
+    assert not any(host.name in line.get("note", "") for line in log)
