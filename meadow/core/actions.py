@@ -45,6 +45,11 @@ class Event:
     An event is never changed once made. It is not frozen all the same: the engines make one
     or two every decision, and a frozen dataclass takes three times as long to build (0.58
     against 0.20 µs), some 4 % of a random game's time in Harmonies and Renature.
+
+    Nor may anything it holds change: the server keeps events to the end of the game, so a
+    game gives an event values or copies, never a list or dict the state holds (docs/
+    contract.md, "Events are snapshots"). The contract suite checks it rather than this class
+    copying every payload, which every bot's decision would pay for.
     """
 
     kind: str

@@ -63,8 +63,8 @@ def shared_tables(config: Config) -> tuple[dict[int, Any], tuple[State, State]]:
     """What two fresh games of `config` both point at (and the games, which keep it alive:
     an id means something only while its object lives)."""
     first, second = config.setup(1), config.setup(2)
-    both = reachable(first).keys() & reachable(second).keys()
     found = reachable(first)
+    both = found.keys() & reachable(second).keys()
     return {i: found[i] for i in both}, (first, second)
 
 
