@@ -81,3 +81,23 @@ def test_base_evaluation_gives_final_scores_and_refuses_unfinished_games():
         Game.evaluate(topiary, state)
     random_playout(state, Rng(3))
     assert Game.evaluate(topiary, state) == [float(x) for x in state.result().scores]
+
+
+def test_a_replay_step_is_the_game_up_to_that_move():
+    """`GameRecord.step`: the start at 0, then each move's text, mover, events and state."""
+    topiary = games.get("topiary")
+    record, state = GameRecord.start(topiary, 2, None, 11)
+    for _ in range(3):
+        action = state.legal_actions()[0]
+        mover = state.to_move
+        events = state.apply(action)
+        record.add(action)
+    start = record.step(0)
+    assert (start.action, start.seat, start.events) == (None, None, [])
+    assert start.state == record.initial_state()
+    last = record.step(3)
+    assert (last.action, last.seat) == (record.actions[-1], mover)
+    assert [e.for_seat(None) for e in last.events] == [e.for_seat(None) for e in events]
+    assert last.state == state
+    with pytest.raises(RecordError, match=r"moves 0\.\.3"):
+        record.step(4)
