@@ -278,6 +278,8 @@ def start_servers(args: argparse.Namespace) -> tuple[list[subprocess.Popen], lis
         MEADOW_SIGNUPS_PER_ADDRESS_PER_HOUR="100000",
         MEADOW_TABLES_PER_ADDRESS_PER_HOUR="1000000",
         MEADOW_PASSWORD_HASHING_QUEUE="100000",
+        # Every socket comes from this address too (server_footprint opens 1,000).
+        MEADOW_SOCKETS_PER_ADDRESS="1000000",
     )
     if args.database_url:
         env["MEADOW_DATABASE_URL"] = args.database_url

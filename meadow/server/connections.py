@@ -92,11 +92,11 @@ class BoundedHttp(HttpToolsProtocol):
         self._head_bytes = 0
         self._refusal: Refused | None = None
         self._refused = False  # answered; what comes is dropped until it closes
-        seconds = self.bounds.head_seconds
+        self._head_seconds = self.bounds.head_seconds
         if len(self.connections) > self.bounds.connections:
-            seconds = min(seconds, OVER_CAP_HEAD_SECONDS)
+            self._head_seconds = min(self._head_seconds, OVER_CAP_HEAD_SECONDS)
         self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(
-            seconds, self._head_too_slow
+            self._head_seconds, self._head_too_slow
         )
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -135,7 +135,8 @@ class BoundedHttp(HttpToolsProtocol):
         if self._head_bytes > self.bounds.head_bytes:
             self._refuse(_head_too_large(self.bounds.head_bytes))
         elif self._head_timer is None:
-            self._head_timer = self.loop.call_later(self.bounds.head_seconds, self._head_too_slow)
+            self._head_seconds = self.bounds.head_seconds
+            self._head_timer = self.loop.call_later(self._head_seconds, self._head_too_slow)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -189,7 +190,7 @@ class BoundedHttp(HttpToolsProtocol):
         if not self._head_begun:  # nothing said: nothing to answer
             self.transport.close()
             return
-        seconds = f"{self.bounds.head_seconds:g}"
+        seconds = f"{self._head_seconds:g}"
         self._refuse(Refused(408, f"the request's head did not arrive within {seconds} s"))
 
     def _stop_head_timer(self) -> None:
