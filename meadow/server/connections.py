@@ -307,10 +307,6 @@ class Sockets:
             else:
                 self._held.pop(key, None)
 
-    def held(self) -> int:
-        """Keys counted (people and addresses with a socket open), for tests."""
-        return len(self._held)
-
     @staticmethod
     def _keys(connection: HTTPConnection, user_id: int | None) -> tuple[str | None, str]:
         person = None if user_id is None else f"person:{user_id}"
