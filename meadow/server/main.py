@@ -30,7 +30,7 @@ from meadow.server.logs import RequestId
 from meadow.server.mail import Mailer
 from meadow.server.moderation import Moderation
 from meadow.server.protect import SameSite, SecurityHeaders
-from meadow.server.routers import accounts, admin, chat, people, tables
+from meadow.server.routers import accounts, admin, chat, people, sockets, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
 from meadow.store import Database
@@ -99,6 +99,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.state.limits = limits.for_app(app, config)
     app.include_router(accounts.router)
     app.include_router(tables.router)
+    app.include_router(sockets.router)
     app.include_router(chat.router)
     app.include_router(people.router)
     app.include_router(admin.router)
