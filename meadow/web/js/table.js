@@ -14,6 +14,10 @@ import { rulesLink } from "./rules.js";
 import { MovePlayer, animate, snapshot } from "./motion.js";
 import { magnifyOn } from "./magnify.js";
 
+// The server's close codes that carry a reason for the person (meadow/server/routers/sockets.py).
+const ENDED = 4403;
+const TOO_MANY = 4429;
+
 const { html } = draw;
 const THUMB = 44; // px: the least a target should measure on a phone
 
@@ -80,10 +84,14 @@ class LiveTable {
       banner(false);
     };
     socket.onmessage = (event) => this.receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.closed || socket !== this.socket) return;
-      banner(true);
-      const wait = Math.min(8000, 500 * 2 ** this.retries++);
+      // Closed on purpose (a session ended, too many sockets open): say why, not only
+      // "reconnecting", and do not hurry back to a cap.
+      const told = event.code === ENDED || event.code === TOO_MANY ? event.reason : "";
+      banner(true, told);
+      const backoff = Math.min(8000, 500 * 2 ** this.retries++);
+      const wait = event.code === TOO_MANY ? 8000 : backoff;
       setTimeout(() => !this.closed && this.connect(this.lastNumber()), wait);
     };
   }
@@ -520,8 +528,8 @@ function markFresh(board, spots) {
   }
 }
 
-function banner(shown) {
+function banner(shown, reason = "") {
   const box = document.getElementById("banner");
-  box.textContent = shown ? t("table.reconnecting") : "";
+  box.textContent = shown ? [reason, t("table.reconnecting")].filter(Boolean).join(" · ") : "";
   box.hidden = !shown;
 }
