@@ -126,7 +126,7 @@ def test_its_seats_and_those_holding_its_invitation_or_spectator_key_read_it(
 def test_nobody_but_its_seats_does_anything_at_a_private_table_by_its_number(
     server: Server, private_tables: Any
 ):
-    (table_id, invite, _host), _ = private_tables
+    (table_id, _invite, _host), _ = private_tables
     stranger = server.client().signup(f"x-{secrets.token_hex(5)}")
     for action, body in [
         ("join", None),
