@@ -169,6 +169,13 @@ def load(live: LiveTable, s: DbSession) -> None:
     live.chat_seen = latest[0].id if latest else 0
 
 
+def is_member(hub: Tables, table_id: int, user_id: int) -> bool:
+    """Whether the person sits at the table (or is its host, or has a seat kept there)."""
+    with hub.db.open() as s:
+        table = s.get(Table, table_id)
+        return table is not None and access.is_member(table, user_id)
+
+
 def say(hub: Tables, table_id: int, user: User, text: str) -> dict[str, Any]:
     """Store a line by `user` at the table and tell everyone there."""
     text = cleaned(text)

@@ -90,15 +90,20 @@ def say(
     each have a few lines a minute at most (429), each of at most 500 characters of plain
     text."""
     text = chat.cleaned(body.text)  # a blank line is refused before it counts
-    with limits.spending(_chat_rules(table_id, user, client_address(request), config)):
+    member = chat.is_member(hub, table_id, user.id)
+    rules = _chat_rules(table_id, user, client_address(request), config, member)
+    with limits.spending(rules):
         return chat.say(hub, table_id, user, text)
 
 
-def _chat_rules(table_id: int, user: User, address: str, config: Settings) -> list[Rule]:
+def _chat_rules(
+    table_id: int, user: User, address: str, config: Settings, member: bool
+) -> list[Rule]:
     """What a line counts against: its writer; its address, since fresh guests cost
-    nothing and many are one flood from one address; and its table, which many addresses
-    could flood together."""
-    return [
+    nothing and many are one flood from one address; and, for those watching, its table,
+    which many addresses could flood together. The seats' own lines do not count there, so
+    that a flood of watchers never silences the people playing."""
+    rules = [
         Rule(f"chat:{user.id}", config.chat_lines_per_minute, 60, "chat messages"),
         Rule(
             f"chat-address:{address}",
@@ -106,13 +111,17 @@ def _chat_rules(table_id: int, user: User, address: str, config: Settings) -> li
             60,
             "chat messages from your address",
         ),
-        Rule(
-            f"chat-table:{table_id}",
-            config.chat_lines_per_table_per_minute,
-            60,
-            "chat messages at this table",
-        ),
     ]
+    if not member:
+        rules.append(
+            Rule(
+                f"chat-table:{table_id}",
+                config.chat_lines_per_table_per_minute,
+                60,
+                "chat messages at this table from those watching it",
+            )
+        )
+    return rules
 
 
 @router.put(

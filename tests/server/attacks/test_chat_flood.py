@@ -23,13 +23,18 @@ PER_PERSON, PER_TABLE, PER_ADDRESS = 10, 30, 20
 
 def running_table(server: Server) -> int:
     """A started two-seat table, open to anyone who watches."""
+    return seated_table(server)[0]
+
+
+def seated_table(server: Server) -> tuple[int, list[Client]]:
+    """A started two-seat table, open to anyone who watches, and the people at its seats."""
     host = server.client().signup(f"f-{secrets.token_hex(5)}")
     guest = server.client().signup(f"g-{secrets.token_hex(5)}")
     body = {"game": "topiary", "players": 2, "seats": [None, None]}
     table_id = host.post("/api/tables", json=body).json()["id"]
     assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
     assert host.post(f"/api/tables/{table_id}/start").status_code == 204
-    return table_id
+    return table_id, [host, guest]
 
 
 def guest(server: Server, address: str | None = None) -> Client:
@@ -75,13 +80,18 @@ def test_guests_from_one_address_are_stopped_at_the_limit_of_the_address(server:
 
 
 def test_people_from_many_addresses_are_stopped_at_the_limit_of_the_table(server: Server):
-    table_id, elsewhere = running_table(server), running_table(server)
+    (table_id, seats), (elsewhere, _) = seated_table(server), seated_table(server)
     people = [guest(server) for _ in range(4)]
     answers = flood(people, table_id, PER_PERSON)
     assert [a.status_code for a in answers] == [201] * PER_TABLE + [429] * 10
     refused = answers[-1].json()["error"]
-    assert refused.startswith(f"too many chat messages at this table: at most {PER_TABLE}")
+    assert refused.startswith(
+        f"too many chat messages at this table from those watching it: at most {PER_TABLE}"
+    )
     assert len(stored(server, table_id)) == PER_TABLE
+    # The watchers' flood never silences the people playing.
+    for seat in seats:
+        assert seat.post(f"/api/tables/{table_id}/chat", json={"text": "gg"}).status_code == 201
     # The lines the table refused used up nothing of the people's own: the last person,
     # whose turn came 7 times before the table was full, writes 3 more elsewhere, then
     # their own limit stops them.
