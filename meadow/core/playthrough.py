@@ -24,7 +24,6 @@ from meadow.core.actions import JSON
 from meadow.core.errors import RecordError
 from meadow.core.options import parse_option_pairs
 from meadow.core.record import GameRecord
-from meadow.core.rng import Rng
 
 
 @dataclass
@@ -82,13 +81,7 @@ def random_playthrough(game_id: str, players: int, seed: int, options: dict[str,
     """A new golden game of random moves (the moves drawn from `seed` too)."""
     from meadow import games
 
-    record, state = GameRecord.start(games.get(game_id), players, options, seed)
-    rng = Rng(seed).spawn()
-    while not state.is_over:
-        actions = state.legal_actions()
-        action = actions[rng.below(len(actions))]
-        state.apply(action)
-        record.add(action)
+    record, state = GameRecord.random(games.get(game_id), players, options, seed)
     command = " ".join(["python -m meadow.core.playthrough", game_id, str(players), str(seed)])
     command += "".join(f" {k}={v}" for k, v in options.items())
     source = f"random moves, written by `{command}`"

@@ -11,6 +11,7 @@ from typing import Any
 from meadow.core.actions import JSON, Action, Event
 from meadow.core.errors import MeadowError, RecordError
 from meadow.core.game import Game, State
+from meadow.core.rng import Rng
 
 FORMAT = "meadow-record/1"
 
@@ -44,6 +45,20 @@ class GameRecord:
         """A new game and its (empty) record; append each applied action with `add`."""
         state = game.setup(players, options, seed)
         record = cls(game.id, players, state.options.model_dump(mode="json"), seed)
+        return record, state
+
+    @classmethod
+    def random(
+        cls, game: Game, players: int, options: dict[str, Any] | None, seed: int
+    ) -> tuple[GameRecord, State]:
+        """A whole game of random moves (drawn from `seed` too), its record and last state."""
+        record, state = cls.start(game, players, options, seed)
+        rng = Rng(seed).spawn()
+        while not state.is_over:
+            actions = state.legal_actions()
+            action = actions[rng.below(len(actions))]
+            state.apply(action)
+            record.add(action)
         return record, state
 
     def add(self, action: Action) -> None:

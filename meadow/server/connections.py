@@ -32,6 +32,7 @@ import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 
 import httptools
 from starlette.requests import HTTPConnection
@@ -209,19 +210,13 @@ class BoundedHttp(HttpToolsProtocol):
         ]
         if refused.retry_after is not None:
             headers.append(b"retry-after: %d" % refused.retry_after)
-        status = b"HTTP/1.1 %d %s\r\n" % (refused.status, _PHRASES[refused.status])
+        phrase = HTTPStatus(refused.status).phrase.encode()
+        status = b"HTTP/1.1 %d %s\r\n" % (refused.status, phrase)
         self.transport.write(status + b"\r\n".join(headers) + b"\r\n\r\n" + body)
         self._refused = True
         if self.transport.can_write_eof():
             self.transport.write_eof()  # the client reads the answer, then the end
         self.loop.call_later(LINGER_SECONDS, self.transport.close)
-
-
-_PHRASES = {
-    408: b"Request Timeout",
-    431: b"Request Header Fields Too Large",
-    503: b"Service Unavailable",
-}
 
 
 def _head_too_large(most: int) -> Refused:

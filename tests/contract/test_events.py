@@ -132,13 +132,7 @@ def _step_lines(config: Config, events: list[Event]) -> tuple[str, list[str]]:
 def test_a_replay_step_says_what_replaying_up_to_it_says(config: Config, seed: int):
     """A step of a whole-game replay, its events read at the end, shows the same events and
     log lines as the game replayed afresh only up to that step (`GameRecord.step`)."""
-    record, state = GameRecord.start(config.game, config.players, config.options, seed)
-    rng = Rng(seed).spawn()
-    while not state.is_over:
-        actions = state.legal_actions()
-        action = actions[rng.below(len(actions))]
-        state.apply(action)
-        record.add(action)
+    record, _ = GameRecord.random(config.game, config.players, config.options, seed)
     whole = [events for _, _, events, _ in record.steps()]
     moves = len(record.actions)
     # Every step of short games; 40 spread over long ones (each a replay of its own).

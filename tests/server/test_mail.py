@@ -5,17 +5,23 @@ from __future__ import annotations
 import re
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from email import message_from_bytes
 from pathlib import Path
+from typing import TypeVar
 
 from aiosmtpd.controller import Controller
 
 from tests.server.conftest import Server
 
+S = TypeVar("S", bound="Sink")
+
 
 class Sink:
     def __init__(self) -> None:
         self.messages: list = []
+        self.port = 0  # where it listens, once `listening`
 
     async def handle_DATA(self, server, session, envelope) -> str:
         self.messages.append(message_from_bytes(envelope.content))
@@ -26,6 +32,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@contextmanager
+def listening(sink: S) -> Iterator[S]:
+    """`sink` as an SMTP server on a free local port (`sink.port`), for a server to mail to."""
+    smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
+    smtp.start()
+    sink.port = smtp.port
+    try:
+        yield sink
+    finally:
+        smtp.stop()
 
 
 def test_an_async_table_mails_the_person_whose_move_it_is(tmp_path: Path):

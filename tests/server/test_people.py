@@ -12,15 +12,13 @@ import secrets
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import nullcontext
 from email.message import Message
 
 import pytest
-from aiosmtpd.controller import Controller
 
-from tests.server.conftest import ISSUED, Client, Server, fresh_postgres
+from tests.server.conftest import ISSUED, Client, Server, own_server
 from tests.server.test_chat import table_of_two
-from tests.server.test_mail import Sink, free_port
+from tests.server.test_mail import Sink, listening
 from tests.server.test_safety import socket_to
 
 MAILS_PER_ACCOUNT = 3
@@ -53,30 +51,30 @@ class HeldSink(Sink):
 
 @pytest.fixture(scope="module")
 def sink() -> Iterator[HeldSink]:
-    found = HeldSink()
-    smtp = Controller(found, hostname="127.0.0.1", port=free_port())
-    smtp.start()
-    found.port = smtp.port
-    yield found
-    smtp.stop()
+    with listening(HeldSink()) as found:
+        yield found
+
+
+def mailing_to(sink: Sink) -> dict[str, str]:
+    """The settings of a server that sends its e-mail to `sink`, its links to meadow.test."""
+    return {
+        "MEADOW_SMTP_HOST": "127.0.0.1",
+        "MEADOW_SMTP_PORT": str(sink.port),
+        "MEADOW_PUBLIC_URL": "http://meadow.test",
+    }
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory, sink: HeldSink) -> Iterator[Server]:
     """The suite's `server` (SQLite, then PostgreSQL), sending its e-mail to the sink."""
-    env = {
-        "MEADOW_SMTP_HOST": "127.0.0.1",
-        "MEADOW_SMTP_PORT": str(sink.port),
-        "MEADOW_PUBLIC_URL": "http://meadow.test",
-        "MEADOW_MAILS_PER_ACCOUNT_PER_HOUR": str(MAILS_PER_ACCOUNT),
-        "MEADOW_RESETS_PER_ADDRESS_PER_HOUR": str(RESETS_PER_ADDRESS),
-    }
-    with fresh_postgres() if request.param == "postgresql" else nullcontext() as url:
-        found = Server(tmp_path_factory.mktemp(request.param), url, env=env)
-        found.start()
+    with own_server(
+        tmp_path_factory,
+        request.param,
+        **mailing_to(sink),
+        MEADOW_MAILS_PER_ACCOUNT_PER_HOUR=str(MAILS_PER_ACCOUNT),
+        MEADOW_RESETS_PER_ADDRESS_PER_HOUR=str(RESETS_PER_ADDRESS),
+    ) as found:
         yield found
-        found.stop()
-        found.assert_logs_clean()
 
 
 def mails(sink: HeldSink, address: str, count: int = 1) -> list[Message]:

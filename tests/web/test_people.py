@@ -12,22 +12,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from tests.server.conftest import Server
 from tests.server.test_admin import cli
-from tests.server.test_mail import Sink, free_port
+from tests.server.test_mail import Sink, listening
 from tests.web.conftest import Player
 
 
 @pytest.fixture(scope="module")
 def sink() -> Iterator[Sink]:
-    found = Sink()
-    smtp = Controller(found, hostname="127.0.0.1", port=free_port())
-    smtp.start()
-    found.port = smtp.port
-    yield found
-    smtp.stop()
+    with listening(Sink()) as found:
+        yield found
 
 
 @pytest.fixture(scope="module")

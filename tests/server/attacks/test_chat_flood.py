@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import create_engine, text
 
 from tests.server.conftest import Client, Server
+from tests.server.test_chat import table_of_two
 from tests.server.test_safety import socket_to
 
 # The defaults (meadow/server/settings.py).
@@ -23,18 +24,7 @@ PER_PERSON, PER_TABLE, PER_ADDRESS = 10, 30, 20
 
 def running_table(server: Server) -> int:
     """A started two-seat table, open to anyone who watches."""
-    return seated_table(server)[0]
-
-
-def seated_table(server: Server) -> tuple[int, list[Client]]:
-    """A started two-seat table, open to anyone who watches, and the people at its seats."""
-    host = server.client().signup(f"f-{secrets.token_hex(5)}")
-    guest = server.client().signup(f"g-{secrets.token_hex(5)}")
-    body = {"game": "topiary", "players": 2, "seats": [None, None]}
-    table_id = host.post("/api/tables", json=body).json()["id"]
-    assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
-    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
-    return table_id, [host, guest]
+    return table_of_two(server)[0]
 
 
 def guest(server: Server, address: str | None = None) -> Client:
@@ -80,7 +70,8 @@ def test_guests_from_one_address_are_stopped_at_the_limit_of_the_address(server:
 
 
 def test_people_from_many_addresses_are_stopped_at_the_limit_of_the_table(server: Server):
-    (table_id, seats), (elsewhere, _) = seated_table(server), seated_table(server)
+    table_id, *seats = table_of_two(server)
+    elsewhere = running_table(server)
     people = [guest(server) for _ in range(4)]
     answers = flood(people, table_id, PER_PERSON)
     assert [a.status_code for a in answers] == [201] * PER_TABLE + [429] * 10

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterator
-from contextlib import nullcontext
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -19,8 +18,17 @@ from sqlalchemy import create_engine, select, update
 from websockets.exceptions import ConnectionClosed
 
 from meadow.store import Token, User
-from tests.server.conftest import Client, Server, fresh_postgres, signed_in
-from tests.server.test_people import HeldSink, address, ask_reset, mails, me, token_in
+from tests.server.conftest import Client, Server, own_server, signed_in
+from tests.server.test_mail import listening
+from tests.server.test_people import (
+    HeldSink,
+    address,
+    ask_reset,
+    mailing_to,
+    mails,
+    me,
+    token_in,
+)
 from tests.server.test_safety import socket_to
 
 PASSWORD = "correct horse"
@@ -29,32 +37,15 @@ UNDO = "undo-address"  # the page the notice's link opens
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
 def server(request, tmp_path_factory, sink: HeldSink) -> Iterator[Server]:
-    env = {
-        "MEADOW_SMTP_HOST": "127.0.0.1",
-        "MEADOW_SMTP_PORT": str(sink.port),
-        "MEADOW_PUBLIC_URL": "http://meadow.test",
-        "MEADOW_MAILS_PER_ACCOUNT_PER_HOUR": "50",
-    }
-    with fresh_postgres() if request.param == "postgresql" else nullcontext() as url:
-        found = Server(tmp_path_factory.mktemp(request.param), url, env=env)
-        found.start()
+    settings = {**mailing_to(sink), "MEADOW_MAILS_PER_ACCOUNT_PER_HOUR": "50"}
+    with own_server(tmp_path_factory, request.param, **settings) as found:
         yield found
-        found.stop()
-        found.assert_logs_clean()
 
 
 @pytest.fixture(scope="module")
 def sink() -> Iterator[HeldSink]:
-    from aiosmtpd.controller import Controller
-
-    from tests.server.test_mail import free_port
-
-    found = HeldSink()
-    smtp = Controller(found, hostname="127.0.0.1", port=free_port())
-    smtp.start()
-    found.port = smtp.port
-    yield found
-    smtp.stop()
+    with listening(HeldSink()) as found:
+        yield found
 
 
 def owner(server: Server) -> Client:
