@@ -126,7 +126,7 @@ def test_the_recount_hosts_running_tables_nobody_hosts_and_forgets_ended_ones(
             s.execute(update(Table).where(Table.id == first).values(status="abandoned"))
             s.commit()
         assert here.recount_due()
-        assert tables._recount() == [second]
+        assert tables.news.recount() == [second]
         assert sorted(here.listed()) == [second]
         assert not here.recount_due()  # not again for a while
     finally:

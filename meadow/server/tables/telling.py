@@ -1,0 +1,145 @@
+"""Telling listeners: what each socket of a table hears, built from its seat's view only
+(`outbound`), and the e-mail of an async table's next player.
+
+A listener hears a sync when it subscribes (everything since the move it asks from), then
+each line as its seat sees it. One message is built per seat, however many listen as that
+seat; the mover's own socket hears its move with `"ack": true`, its answer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meadow.core.game import State
+from meadow.server import chat, outbound
+from meadow.server.live import Entry, Listener, LiveTable, encode
+from meadow.store import User
+
+if TYPE_CHECKING:
+    from meadow.server.tables.hub import Tables
+
+
+class Telling:
+    """The news of this process's tables, to the sockets listening here."""
+
+    def __init__(self, hub: Tables) -> None:
+        self.hub = hub
+
+    def tell(self, live: LiveTable, entry: Entry, mover: Listener | None = None) -> bool:
+        """Every listener of this process hears of a new line, each as its seat sees it;
+        one message per seat, however many listen as that seat (spectators, second tabs).
+        The socket the line came on (`mover`) hears it with `"ack": true`, its answer; True
+        when it was among the listeners."""
+        assert live.state is not None
+        news: dict[int | None, dict[str, Any]] = {}
+        built: dict[int | None, str] = {}
+        acked = False
+        for listener in live.listeners:
+            seat = live.seat_of(listener.user_id)
+            if seat not in news:
+                news[seat] = _news(live.state, seat, entry)
+            if listener is mover:
+                listener.send({**news[seat], "ack": True})
+                acked = True
+                continue
+            text = built.get(seat)
+            if text is None:
+                text = built[seat] = encode(news[seat])
+            listener.send_text(text)
+        return acked
+
+    def seat_changed(
+        self, live: LiveTable, seat: int, bot: str | None, reason: str | None = None
+    ) -> None:
+        """Every listener here hears that a bot took `seat`, or (`bot` None) its person took
+        it back; `reason` as the log gives it."""
+        fields: dict[str, Any] = {"seat": seat, "bot": bot}
+        if reason is not None:
+            fields["reason"] = reason
+        for listener in live.listeners:
+            listener.send(outbound.message("seat", **fields))
+
+    def sync(
+        self,
+        live: LiveTable,
+        seat: int | None,
+        since: int = 0,
+        muted: frozenset[int] = frozenset(),
+    ) -> dict[str, Any]:
+        """Everything since move `since` for one recipient: the events of each move, where
+        the game stands now, and the latest chat but what the recipient muted."""
+        with live.lock:
+            moves = [outbound.log_line(entry, seat) for entry in live.log[max(0, since) :]]
+            fields: dict[str, Any] = {
+                "table": live.id,
+                "status": live.status,
+                "moves": moves,
+                "chat": chat.readable(live.chat, muted),
+            }
+            if live.state is not None:
+                fields.update(outbound.position(live.state, seat, live.moves_made))
+            return outbound.message("sync", **fields)
+
+    def subscribe(self, live: LiveTable, listener: Listener, since: int = 0) -> LiveTable:
+        """A listener hears everything since move `since` (a sync), then each line: both
+        under the lock, so that no line is missed or told before the sync. Returns the
+        table it listens to: `live`, or the table read anew if `live` left memory."""
+        while True:
+            if not live.gone:
+                live = self.hub.memory.keep(live)  # a table read but not kept is kept now
+            with live.lock:
+                if not live.gone:
+                    live.listeners.append(listener)
+                    seat = live.seat_of(listener.user_id)
+                    listener.send(self.sync(live, seat, since, listener.muted))
+                    return live
+            live = self.hub.news.current(live.id)
+
+    def unsubscribe(self, live: LiveTable, listener: Listener) -> None:
+        with live.lock:
+            if listener in live.listeners:
+                live.listeners.remove(listener)
+        self.hub.memory.forget_if_done(live)
+
+    def table_changed(self, live: LiveTable) -> None:
+        """Seats or status changed: this process's listeners get a sync, the others news."""
+        self.announce_table(live)
+        self.hub.cluster.publish(live.id)
+
+    def announce_table(self, live: LiveTable) -> None:
+        """Every listener here hears a sync of the table as it stands."""
+        with live.lock:
+            for listener in live.listeners:
+                seat = live.seat_of(listener.user_id)
+                listener.send(self.sync(live, seat, live.moves_made, listener.muted))
+
+    def mail_if_async(self, live: LiveTable) -> None:
+        """Async tables: tell the person whose move it now is, if they asked for e-mail."""
+        mailer = self.hub.mailer
+        if mailer is None or not mailer.on or live.mode != "async":
+            return
+        seat = live.state.to_move if live.state else None
+        if seat is None or live.seats[seat][1] is not None or live.seats[seat][0] is None:
+            return
+        # Looking the person up touches the database: not on the caller's (maybe the event
+        # loop's) time.
+        mailer.later(self._mail_your_turn, live.seats[seat][0], live.game.title, live.id)
+
+    def _mail_your_turn(self, user_id: int, title: str, table_id: int) -> None:
+        mailer = self.hub.mailer
+        assert mailer is not None
+        with self.hub.db.open() as s:
+            person = s.get(User, user_id)
+            if person is None or not person.notify or not person.email:
+                return
+            if not person.email_confirmed:  # nobody proved the address theirs yet
+                return
+            mailer.your_turn(person.email, person.name, title, table_id)
+
+
+def _news(state: State, seat: int | None, entry: Entry) -> dict[str, Any]:
+    if entry.undoes is not None:
+        return outbound.undo_message(state, seat, entry.number, entry.seat, entry.undoes)
+    return outbound.move_message(
+        state, seat, entry.number, entry.seat, entry.action, entry.events, entry.note
+    )
