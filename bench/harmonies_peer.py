@@ -71,7 +71,7 @@ from statistics import fmean
 from typing import Any
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import observe
 from meadow.cli.tournament import wilson
 from meadow.core import data
 from meadow.core.actions import JSON, Action
@@ -88,6 +88,7 @@ from meadow.games.harmonies.actions import (
 )
 from meadow.games.harmonies.rules import HarmoniesState
 from meadow.games.harmonies.scoring import CATEGORIES
+from meadow.rl.players import make_player
 
 PLAYERS = 2
 OPTIONS: dict[str, object] = {"side": "A", "spirits": True}
@@ -397,7 +398,7 @@ def play_game(match: Match) -> Record:
     state = games.get("harmonies").setup(PLAYERS, OPTIONS, match.seed)
     assert isinstance(state, HarmoniesState)
     peer = match.peer
-    bot = make_bot(match.bot, trust_imports=True)
+    bot = make_player(match.bot, trust_imports=True)
     rng = Rng(match.seed).spawn()
     think: dict[str, list[float]] = {"bot": [], "peer": []}
     refused: list[str] = []
@@ -518,7 +519,7 @@ def main() -> None:
     parser.add_argument(
         "--peer", type=Path, required=True, help="harmonies-bot checkout or its harmonies-cli"
     )
-    parser.add_argument("--bot", default="hard", help="a Meadow bot spec (make_bot)")
+    parser.add_argument("--bot", default="hard", help="a Meadow bot spec (make_player)")
     parser.add_argument("-n", type=int, default=30, help="deals, each played twice")
     parser.add_argument("--seed", type=int, default=1, help="first deal; deal i uses seed + i")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once")
@@ -539,7 +540,7 @@ def main() -> None:
     peer = Peer.at(  # a missing build fails before any game
         args.peer, args.peer_ms, env=peer_env(args.peer_env), weights=args.peer_weights
     )
-    make_bot(args.bot, trust_imports=True)
+    make_player(args.bot, trust_imports=True)
     todo = matches(args.bot, peer, args.n, args.seed)
     started = time.perf_counter()
     records = sorted(run(todo, args.jobs), key=lambda r: (r.match.seed, r.match.peer_seat))

@@ -43,11 +43,12 @@ from statistics import fmean
 from typing import Any
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import observe
 from meadow.bots.levels import LADDER_FILE, LEVELS, offered, spec_for
 from meadow.cli.tournament import Match, decide, seating, wilson
 from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
+from meadow.rl.players import make_player
 
 ELO = 400 / math.log(10)  # Elo points per unit of log-odds
 Z = 1.96
@@ -197,7 +198,7 @@ def play_timed(match: Match) -> tuple[list[int], list[int], list[float], list[tu
     game = games.get(match.game_id)
     state = game.setup(match.players, match.options, match.seed)
     who = seating(match.specs, match.players, match.index)
-    bots = [make_bot(match.specs[b], trust_imports=True) for b in who]
+    bots = [make_player(match.specs[b], trust_imports=True) for b in who]
     rng = Rng(match.seed).spawn()
     thought = [(0.0, 0) for _ in who]
     while not state.is_over:
@@ -493,7 +494,7 @@ def main(argv: list[str] | None = None) -> None:
     standins = dict(entry.split("=", 1) for entry in args.standins)
     specs = [standins.get(name, name) for name in names]
     for spec in specs:
-        make_bot(spec, trust_imports=True)  # refuses an unknown bot before any game
+        make_player(spec, trust_imports=True)  # refuses an unknown bot before any game
     command = shlex.join(["python", "-m", "bench.ladder", *(argv or sys.argv[1:])])
     pairs = pairs_of(len(names), args.pairs)
     try:

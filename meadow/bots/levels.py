@@ -1,9 +1,9 @@
 """Levels of play: a name a person chooses (easy, hard, ...) and, per game, the bot behind it.
 
 A level is what a player is offered; the bot behind it may differ from game to game (a
-game with a planner of its own puts its spec in `LADDER`). `LevelBot` picks the bot by the
-game of the observation it is shown, so a level is a bot spec like any other for
-`make_bot`, the server, `meadow tournament` and `meadow play`.
+game with a planner of its own puts its spec in `LADDER`). `LevelBot` (`meadow.bots.names`)
+picks the bot by the game of the observation it is shown, so a level is a bot spec like
+any other for `make_bot`, the server, `meadow tournament` and `meadow play`.
 
 How strong each level is, measured by `bench/ladder.py`, is in `ladder.json` next to this
 file; `ratings(game_id)` reads it.
@@ -16,10 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from meadow.bots.base import Bot, Observation
-from meadow.core.actions import Action
 from meadow.core.errors import MeadowError
-from meadow.core.rng import Rng
 
 # Weakest first: the order the lobby offers them in.
 LEVELS: tuple[str, ...] = ("beginner", "easy", "medium", "hard", "expert")
@@ -114,41 +111,6 @@ def check_offered(spec: str, game_id: str) -> None:
             f"{game_id} has no {spec} level (it would play no better than the level below); "
             f"its levels are {', '.join(offered(game_id))}"
         )
-
-
-class LevelBot(Bot):
-    """A level: plays each game with that game's bot for the level, made once and kept.
-
-    A bot that can be bounded in time (one with a `time_limit`) never thinks longer than
-    the level's seconds, nor than `time_limit` when a server sets it."""
-
-    def __init__(self, level: str) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"no level {level!r}; the levels are {', '.join(LEVELS)}")
-        self.name = level
-        self.level = level
-        self.time_limit: float | None = None
-        self._bots: dict[str, Bot] = {}
-
-    def bot_for(self, game_id: str) -> Bot:
-        """The bot this level plays `game_id` with (made on first use)."""
-        bot = self._bots.get(game_id)
-        if bot is None:
-            from meadow.bots import make_bot  # the package imports this module first
-
-            # LADDER is this package's own table, never a player's input: trusted.
-            bot = make_bot(spec_for(self.level, game_id), trust_imports=True)
-            self._bots[game_id] = bot
-        return bot
-
-    def choose(self, observation: Observation, rng: Rng) -> Action:
-        bot = self.bot_for(observation.game.id)
-        if isinstance(bot, Bounded):
-            limit = SECONDS[self.level]
-            if self.time_limit is not None:
-                limit = min(limit, self.time_limit)
-            bot.time_limit = limit
-        return bot.choose(observation, rng)
 
 
 def seconds(level: str, most: float | None = None) -> float:

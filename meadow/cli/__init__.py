@@ -6,21 +6,10 @@ from __future__ import annotations
 import os
 import sys
 
-import typer
-from rich.console import Console
 from rich.text import Text
 
+from meadow.cli.app import app, errors
 from meadow.core.errors import MeadowError
-
-app = typer.Typer(
-    name="meadow",
-    help="Meadow: play, simulate and replay Renature, Mystic Vale, Topiary and Harmonies.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-console = Console(highlight=False, soft_wrap=True)
-errors = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _register() -> None:

@@ -17,7 +17,7 @@ import typer
 from rich.table import Table as Grid
 from sqlalchemy.orm import Session as DbSession
 
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.core.errors import MeadowError
 from meadow.server import people
 from meadow.server.errors import ApiError

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 from rich.progress import Progress
 
-from meadow.cli import app, console, errors
+from meadow.cli.app import app, console, errors
 from meadow.cli.serve import settings
 from meadow.server.backup import (
     MOST_PROBLEMS_SHOWN,

@@ -60,7 +60,7 @@ def progress(label: str, total: int, unit: str = "games") -> Iterator[Callable[[
     that a job minutes long is not silent."""
     from rich.progress import Progress
 
-    from meadow.cli import console, errors
+    from meadow.cli.app import console, errors
 
     if console.is_terminal:
         with Progress(console=console, transient=True) as bar:

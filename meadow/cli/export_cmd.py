@@ -11,7 +11,7 @@ import typer
 from rich.progress import Progress
 
 from meadow import games
-from meadow.cli import app, console, errors
+from meadow.cli.app import app, console, errors
 from meadow.cli.backup_cmd import DATA_DIR, store_of
 from meadow.server.backup import (
     MOST_PROBLEMS_SHOWN,

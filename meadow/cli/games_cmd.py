@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meadow import games
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 
 
 @app.command("games")

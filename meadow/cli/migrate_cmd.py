@@ -9,7 +9,7 @@ from pathlib import Path
 
 import typer
 
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.cli.common import check_writable_folder
 from meadow.cli.serve import settings, where
 from meadow.core.errors import MeadowError

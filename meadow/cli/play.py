@@ -9,9 +9,9 @@ import typer
 from rich.table import Table
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import observe
 from meadow.bots.levels import check_offered
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.cli.common import check_writable_file, game_options
 from meadow.core.actions import Action, Event
 from meadow.core.errors import MeadowError
@@ -19,6 +19,7 @@ from meadow.core.game import Game, State
 from meadow.core.record import GameRecord
 from meadow.core.result import Result
 from meadow.core.rng import Rng, new_seed
+from meadow.rl.players import make_player
 
 
 def _help(example: Action) -> str:
@@ -52,7 +53,7 @@ def play(
     options = game_options(game, players, option)
     if not 0 <= seat < players:
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
-    opponent = make_bot(bot, trust_imports=True)  # the person at this terminal chose it
+    opponent = make_player(bot, trust_imports=True)  # the person at this terminal chose it
     check_offered(bot.strip(), game.id)
     if save is not None:
         check_writable_file(save, "--save")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.core.errors import MeadowError
 from meadow.games.renature import board as board_module
 from meadow.games.renature import components

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from meadow import games
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.cli.play import _show_result
 from meadow.core.errors import MeadowError
 from meadow.core.game import State

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from meadow import games
-from meadow.cli import app
+from meadow.cli.app import app
 from meadow.core.data import parse_json
 from meadow.core.errors import MeadowError
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from meadow.cli import app
+from meadow.cli.app import app
 from meadow.cli.common import check_writable_folder
 from meadow.core.errors import MeadowError
 

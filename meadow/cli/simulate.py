@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from meadow import games
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.cli.common import game_options, progress
 from meadow.core.play import random_playout
 from meadow.core.rng import Rng, new_seed

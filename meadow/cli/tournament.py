@@ -17,16 +17,17 @@ import typer
 from rich.table import Table
 
 from meadow import games
-from meadow.bots import Bot, make_bot, observe
+from meadow.bots import Bot, observe
 from meadow.bots.base import Observation
 from meadow.bots.bounds import Overran, hard_bound
 from meadow.bots.levels import check_offered
-from meadow.cli import app, console
+from meadow.cli.app import app, console
 from meadow.cli.common import game_options, progress
 from meadow.core.actions import Action
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
 from meadow.core.rng import Rng, new_seed
+from meadow.rl.players import make_player
 
 T = TypeVar("T")
 
@@ -63,7 +64,7 @@ def play_match(match: Match) -> tuple[list[int], list[int], list[float]]:
     game = games.get(match.game_id)
     state = game.setup(match.players, match.options, match.seed)
     who = seating(match.specs, match.players, match.index)
-    bots = [make_bot(match.specs[b], trust_imports=True) for b in who]
+    bots = [make_player(match.specs[b], trust_imports=True) for b in who]
     rng = Rng(match.seed).spawn()
     while not state.is_over:
         seat = state.to_move
@@ -151,7 +152,7 @@ def tournament(
     if jobs < 1:
         raise MeadowError(f"--jobs {jobs}: games played at once must be 1 or more")
     for spec in specs:
-        make_bot(spec, trust_imports=True)  # refuses unknown bots before any game starts
+        make_player(spec, trust_imports=True)  # refuses unknown bots before any game starts
         check_offered(spec, game.id)
     first = new_seed() if seed is None else seed
     matches = [Match(game.id, players, options, specs, first + i, i) for i in range(n)]

@@ -20,6 +20,7 @@ import json
 import sys
 from dataclasses import dataclass
 
+from meadow.core import registry
 from meadow.core.actions import JSON
 from meadow.core.errors import RecordError
 from meadow.core.options import parse_option_pairs
@@ -79,9 +80,7 @@ def write(playthrough: Playthrough) -> str:
 
 def random_playthrough(game_id: str, players: int, seed: int, options: dict[str, str]) -> str:
     """A new golden game of random moves (the moves drawn from `seed` too)."""
-    from meadow import games
-
-    record, state = GameRecord.random(games.get(game_id), players, options, seed)
+    record, state = GameRecord.random(registry.get(game_id), players, options, seed)
     command = " ".join(["python -m meadow.core.playthrough", game_id, str(players), str(seed)])
     command += "".join(f" {k}={v}" for k, v in options.items())
     source = f"random moves, written by `{command}`"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from meadow.core import registry
 from meadow.core.actions import JSON, Action, Event
 from meadow.core.errors import MeadowError, RecordError
 from meadow.core.game import Game, State
@@ -89,10 +90,8 @@ class GameRecord:
         return ReplayStep(number, self.actions[number - 1] if number else None, seat, events, state)
 
     def initial_state(self) -> State:
-        from meadow import games  # the registry imports games; core must not at import time
-
         try:
-            return games.get(self.game).setup(self.players, self.options, self.seed)
+            return registry.get(self.game).setup(self.players, self.options, self.seed)
         except MeadowError as exc:
             raise RecordError(f"the record cannot set up its game: {exc}") from None
 

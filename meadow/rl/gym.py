@@ -18,7 +18,7 @@ from typing import Any, SupportsFloat
 import gymnasium
 import numpy as np
 
-from meadow.bots import Bot, make_bot, observe
+from meadow.bots import Bot, observe
 from meadow.core.errors import IllegalAction, MeadowError
 from meadow.core.game import State
 from meadow.core.options import GameOptions
@@ -26,6 +26,7 @@ from meadow.core.rng import Rng
 from meadow.rl.encoding import encoding
 from meadow.rl.episodes import check_max_decisions, check_reward, final_rewards
 from meadow.rl.pettingzoo import MAX_SEED, spaces_of
+from meadow.rl.players import make_player
 
 ILLEGAL = ("end", "raise")
 
@@ -69,7 +70,7 @@ class MeadowGymEnv(gymnasium.Env):
             )
         # the caller is the researcher's own code, so policy specs may name modules and files
         self.opponents = [
-            make_bot(b, trust_imports=True) if isinstance(b, str) else b for b in listed
+            make_player(b, trust_imports=True) if isinstance(b, str) else b for b in listed
         ]
         self.reward_mode = check_reward(reward, players)
         self.max_decisions = check_max_decisions(max_decisions, self.game.id)

@@ -5,7 +5,7 @@ observation array of its seat's view and the mask of legal indices (`meadow.rl.e
 exactly what PettingZoo, Gymnasium and OpenSpiel gave it in training, and returns an action
 index. Like every bot it sees an `Observation`, never the game state.
 
-Bot specs (`make_bot`, `meadow tournament --bots`, a server seat):
+Bot specs (`meadow.rl.players.make_player`, `meadow tournament --bots`, a server seat):
 
 - `policy:NAME`: a policy the host named, in `MEADOW_POLICIES` (`name=target` pairs joined
   by `;`) or with `register_policy`;

@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from meadow.bots import LEVELS, make_bot
+from meadow.bots import LEVELS
 from meadow.bots.levels import check_offered
 from meadow.core.errors import MeadowError
+from meadow.rl.players import make_player
 from meadow.server.errors import ApiError
 
 PLAIN = frozenset({*LEVELS, "random", "greedy"})
@@ -50,7 +51,7 @@ class BotRules:
         elif kind != "policy":
             raise ApiError(400, f"no bot {spec!r}: {self.allowed()}")
         try:
-            make_bot(spec)  # policies: only registered names load without trusted imports
+            make_player(spec)  # policies: only registered names load without trusted imports
         except (MeadowError, ValueError) as exc:
             raise ApiError(400, f"bot {spec!r}: {exc}") from None
         return spec

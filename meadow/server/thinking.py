@@ -12,10 +12,11 @@ from multiprocessing import get_context
 from typing import Any, NamedTuple
 
 from meadow import games
-from meadow.bots import Bot, make_bot, observe
+from meadow.bots import Bot, observe
 from meadow.bots.bounds import GRACE, Overran, hard_bound
 from meadow.bots.levels import Bounded
 from meadow.core.rng import Rng, new_seed
+from meadow.rl.players import make_player
 
 
 def thinkers(workers: int) -> ProcessPoolExecutor:
@@ -66,7 +67,7 @@ KEPT_BOTS = 64
 
 def _kept(game_id: str, bot_name: str, seat: int) -> Bot:
     key = (game_id, bot_name, seat)
-    bot = _KEPT.pop(key, None) or make_bot(bot_name)
+    bot = _KEPT.pop(key, None) or make_player(bot_name)
     _KEPT[key] = bot
     while len(_KEPT) > KEPT_BOTS:
         _KEPT.popitem(last=False)

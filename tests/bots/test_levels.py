@@ -7,12 +7,11 @@ import json
 import pytest
 
 from meadow import games
-from meadow.bots import LEVELS, MctsBot, make_bot, observe
+from meadow.bots import LEVELS, LevelBot, MctsBot, make_bot, observe
 from meadow.bots import levels as levels_module
 from meadow.bots.levels import (
     LADDER,
     SECONDS,
-    LevelBot,
     check_offered,
     describe,
     offered,
@@ -36,7 +35,7 @@ def test_the_old_level_names_still_work_and_expert_is_above_hard():
 def test_every_level_names_a_bot_in_every_game(game_id, level):
     spec = spec_for(level, game_id)
     assert spec not in LEVELS  # a level's bot is never another level: no loop
-    make_bot(spec, trust_imports=True)
+    make_bot(spec)
 
 
 def test_a_game_of_its_own_overrides_only_the_levels_it_names(monkeypatch):

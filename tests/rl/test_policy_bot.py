@@ -9,11 +9,12 @@ import numpy as np
 import pytest
 
 from meadow import games
-from meadow.bots import make_bot, observe
+from meadow.bots import observe
 from meadow.cli import main
 from meadow.core.errors import MeadowError
 from meadow.core.rng import Rng
 from meadow.rl.encoding import encoding
+from meadow.rl.players import make_player
 from meadow.rl.policy_bot import PolicyBot, register_policy
 from tests.rl.helpers import hidden
 from tests.server.conftest import Server
@@ -66,28 +67,28 @@ def test_hidden_information_never_reaches_the_policy():
 
 
 def test_specs_name_modules_and_files_where_imports_are_trusted(tmp_path):
-    bot = make_bot(f"policy:{MODULE}:first_legal", trust_imports=True)
+    bot = make_player(f"policy:{MODULE}:first_legal", trust_imports=True)
     assert bot.name == f"policy:{MODULE}:first_legal"
     state = _midgame("harmonies")
     assert bot.choose(observe(state, state.to_move), Rng(0)) in state.legal_actions()
-    numpy_index = make_bot(f"policy:{MODULE}:last_legal", trust_imports=True)
+    numpy_index = make_player(f"policy:{MODULE}:last_legal", trust_imports=True)
     assert numpy_index.choose(observe(state, state.to_move), Rng(0)) in state.legal_actions()
     agent = tmp_path / "agent.py"
     agent.write_text("def act(observation, action_mask):\n    return int(action_mask.argmax())\n")
-    from_file = make_bot(f"policy:{agent}:act", trust_imports=True)
+    from_file = make_player(f"policy:{agent}:act", trust_imports=True)
     assert from_file.choose(observe(state, state.to_move), Rng(0)) in state.legal_actions()
 
 
 def test_the_server_takes_only_policies_the_host_named(monkeypatch):
     spec = f"policy:{MODULE}:first_legal"
     with pytest.raises(MeadowError, match="chosen by name only"):
-        make_bot(spec)  # as the server calls it: anyone may name a seat's bot there
+        make_player(spec)  # as the server calls it: anyone may name a seat's bot there
     with pytest.raises(MeadowError, match="no policy 'ppo'"):
-        make_bot("policy:ppo")
+        make_player("policy:ppo")
     monkeypatch.setenv("MEADOW_POLICIES", f"ppo={MODULE}:first_legal; other={MODULE}:last_legal")
-    assert make_bot("policy:ppo").name == "policy:ppo"
+    assert make_player("policy:ppo").name == "policy:ppo"
     register_policy("inline", lambda observation, action_mask: int(action_mask.argmax()))
-    assert make_bot("policy:inline").name == "policy:inline"
+    assert make_player("policy:inline").name == "policy:inline"
 
 
 def test_bad_policies_are_explained(monkeypatch):
@@ -98,14 +99,14 @@ def test_bad_policies_are_explained(monkeypatch):
         ("policy:/nowhere/agent.py:act", "no file"),
     ):
         with pytest.raises(MeadowError, match=reason):
-            make_bot(spec, trust_imports=True)
-    bot = make_bot(f"policy:{MODULE}:first_illegal", trust_imports=True)
+            make_player(spec, trust_imports=True)
+    bot = make_player(f"policy:{MODULE}:first_illegal", trust_imports=True)
     state = _midgame("renature")
     with pytest.raises(MeadowError, match=r"chose index \d+ \(.+\), which is not legal now"):
         bot.choose(observe(state, state.to_move), Rng(0))
     monkeypatch.setenv("MEADOW_POLICIES", "broken")
     with pytest.raises(MeadowError, match="MEADOW_POLICIES: 'broken'"):
-        make_bot("policy:anything")
+        make_player("policy:anything")
 
 
 def test_a_policy_plays_a_tournament(capsys, monkeypatch):

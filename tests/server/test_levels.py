@@ -8,7 +8,8 @@ import pytest
 from meadow import games
 from meadow.bots import LEVELS, make_bot
 from meadow.bots.base import Bot
-from meadow.bots.levels import SECONDS, LevelBot, offered
+from meadow.bots.levels import SECONDS, offered
+from meadow.bots.names import LevelBot
 from meadow.server import thinking
 from tests.bots.recorder import Recorder
 from tests.server.conftest import own_server
@@ -41,7 +42,7 @@ def test_a_levels_think_stays_within_the_servers_bound(monkeypatch, level):
         bot._bots["topiary"] = recorder
         return bot
 
-    monkeypatch.setattr(thinking, "make_bot", level_with_recorder)
+    monkeypatch.setattr(thinking, "make_player", level_with_recorder)
     if hasattr(thinking, "_KEPT"):  # a worker may keep its bots: start as a fresh worker
         monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
     state = games.get("topiary").setup(2, seed=1)

@@ -52,7 +52,7 @@ class EndlessBot:
 def test_a_think_that_never_ends_is_stopped_and_a_legal_move_played(monkeypatch):
     """Issue 22: a bot's think is always bounded, whatever the bot does inside it."""
     monkeypatch.setattr(thinking, "_KEPT", type(thinking._KEPT)())
-    monkeypatch.setattr(thinking, "make_bot", lambda name: EndlessBot())
+    monkeypatch.setattr(thinking, "make_player", lambda name: EndlessBot())
     monkeypatch.setattr(thinking, "GRACE", 0.1)
     state = games.get("topiary").setup(2, seed=3)
     thought = thinking.think("topiary", state.to_json(), state.to_move, "endless", 0.1)
