@@ -82,6 +82,19 @@ class Player:
         self.page.click("form button[type=submit]")
         self.page.wait_for_selector("#new-table")
 
+    def choose_pace(self, pace: str, animations: bool = True) -> None:
+        """Profile: how other seats' moves are shown (off, normal, slow), and animations.
+        Tests about something else than the pace choose "off": each of the other side's
+        moves then lands at once instead of after its pause (0.9 s at the normal pace),
+        which is most of the time a whole game takes in a browser."""
+        self.open("#/profile")
+        self.page.select_option("select[name=move_pace]", pace)
+        self.page.wait_for_selector("body[data-settings=saved]")
+        if not animations:
+            self.page.uncheck("input[name=animations]")
+            self.page.wait_for_selector("html.no-animations")
+            self.page.wait_for_selector("body[data-settings=saved]")
+
     def create_table(
         self,
         game: str,

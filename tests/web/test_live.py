@@ -14,6 +14,7 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     contexts = [browser.new_context(viewport={"width": 1280, "height": 860}) for _ in range(2)]
     host, guest = (Player(c.new_page(), server.base) for c in contexts)
     host.sign_up("host-live")
+    host.choose_pace("off")  # the pace has tests of its own (test_motion.py)
     table = host.create_table("topiary", [""])
     invite = host.page.inner_text("code.invite")
     # A free seat: no start yet, a word on what the game waits for instead.
@@ -31,6 +32,8 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     guest.page.wait_for_selector("section.card button")
     guest.page.click("section.card button")
     guest.page.wait_for_selector(f".table[data-table='{table}']")
+    guest.choose_pace("off")
+    guest.open(f"#/table/{table}")
 
     # The host's waiting room shows the guest and the Start button at once, no reload.
     host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)

@@ -30,22 +30,12 @@ new MutationObserver((changes) => {
 """
 
 
-def choose_pace(player: Player, pace: str, animations: bool = True) -> None:
-    player.open("#/profile")
-    player.page.select_option("select[name=move_pace]", pace)
-    player.page.wait_for_selector("body[data-settings=saved]")
-    if not animations:
-        player.page.uncheck("input[name=animations]")
-        player.page.wait_for_selector("html.no-animations")
-        player.page.wait_for_selector("body[data-settings=saved]")
-
-
 def harmonies_against_a_bot(
     player: Player, name: str, pace: str, animations: bool = True, game: str = "harmonies"
 ) -> None:
     player.page.add_init_script(RECORDER)
     player.sign_up(name)
-    choose_pace(player, pace, animations)
+    player.choose_pace(pace, animations)
     player.create_table(game, ["easy"])
 
 

@@ -108,6 +108,7 @@ def test_a_whole_game_by_clicking(seated: Player, layout: str, game: str, shots:
     suffix = "" if layout == "desk" else "-phone"
     rng = random.Random(game)
     player.sign_up(f"{layout}-{game.replace('_', '-')}")
+    player.choose_pace("off")  # the pace has tests of its own (test_motion.py)
     player.create_table(game, ["easy"])
     player.wait_for_turn_or_end()
     settle(player)

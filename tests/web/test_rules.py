@@ -301,6 +301,7 @@ def test_rules_without_a_table_or_an_account(player: Player) -> None:
 
 def test_the_replay_links_its_rules(player: Player) -> None:
     player.sign_up("rules-replay")
+    player.choose_pace("off")  # the pace has tests of its own (test_motion.py)
     table = open_table(player, "topiary", {"take": "optional"})
     rng = random.Random(3)
     while player.wait_for_turn_or_end():

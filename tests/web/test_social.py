@@ -46,6 +46,8 @@ def test_from_invitation_to_rematch_without_a_reload(
     host, guest = (Player(c.new_page(), server.base) for c in contexts)
     host.sign_up("host-social")
     guest.sign_up("mate-social")
+    for player in (host, guest):
+        player.choose_pace("off")  # the pace has tests of its own (test_motion.py)
     table = host.create_table("topiary", [""])
     invite = host.page.inner_text("code.invite")
     guest.page.goto(invite)
@@ -135,6 +137,7 @@ def test_from_invitation_to_rematch_without_a_reload(
 
 def test_chat_is_kept_after_a_reload_and_in_the_replay(player: Player) -> None:
     player.sign_up("chatty")
+    player.choose_pace("off")  # the pace has tests of its own (test_motion.py)
     table = player.create_table("topiary", ["easy"])
     say(player, "first")
     wait_for_chat(player, "first")
