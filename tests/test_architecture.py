@@ -262,3 +262,17 @@ def test_the_checker_counts_imports_in_functions_but_not_for_the_type_checker(
     assert circles(imports) == [["meadow.bots.a", "meadow.bots.b"]]
     found = {(i.importer, i.line) for i in imports}
     assert found == {("meadow.bots.a", 5), ("meadow.bots.b", 1)}
+
+
+# A module past these sizes holds more than one concern: split it by what it does (STYLE.md).
+LONGEST = {"meadow/server": 600, "meadow/web": 800}
+
+
+def test_no_server_module_past_600_lines_and_no_front_end_module_past_800() -> None:
+    too_long = []
+    for folder, most in LONGEST.items():
+        for path in sorted((ROOT / folder).rglob("*.[pj][ys]")):
+            lines = len(path.read_text(encoding="utf-8").splitlines())
+            if lines > most:
+                too_long.append(f"{path.relative_to(ROOT)}: {lines} lines (at most {most})")
+    assert not too_long, "split by what each part does:\n" + "\n".join(too_long)
