@@ -336,6 +336,35 @@ def test_a_bot_stopped_past_its_bound_still_moves_and_the_host_hears_of_it(
     assert warned[0].levelname == "WARNING"
 
 
+def test_a_bot_that_was_thinking_when_its_person_took_the_seat_back_plays_nothing(hub: Tables):
+    """Seen in a loaded test run: a person took back the seat a bot had taken while the bot
+    was thinking, and the bot's move came in after, played for the person's seat and
+    carrying the note meant for the person's first move. "The bot stops at once" means the
+    think already under way too."""
+    held = HeldThinker()
+    hub.thinkers = held  # type: ignore[assignment]
+    table_id = started_table(hub)
+    live = hub.get(table_id)
+    host_id = live.seats[0][0]
+    assert host_id is not None and live.state is not None and live.state.to_move == 0
+    assert hub.give_seat_to_bot(table_id, 0, host_id, "left the table")
+    deadline = time.monotonic() + 5
+    while held.asked < 1 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert held.asked == 1  # the bot is thinking
+    with hub.db.open() as s:
+        host = s.get(User, host_id)
+    assert host is not None
+    assert hub.reclaim(table_id, host) == 0
+    held.go.set()  # its answer arrives now, for a seat that is no longer its own
+    deadline = time.monotonic() + 10
+    while live.bot_asked is not None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert live.bot_asked is None and live.moves_made == 0
+    _, line = hub.submit(table_id, 0, 1, str(live.state.legal_actions()[0]))
+    assert line.note is not None and "its player took seat 0 back from the bot" in line.note
+
+
 def test_a_finished_table_leaves_memory_once_nobody_watches_it_and_comes_back_intact(
     hub: Tables,
 ):

@@ -120,7 +120,7 @@ class BotsAtTables:
                 )
             if hub.handing_over:
                 return  # the table's new host thinks again for it
-            hub.moves.submit(live.id, seat, expected, thought.move)
+            hub.moves.submit(live.id, seat, expected, thought.move, bot=bot_name)
         except (ApiError, MeadowError) as exc:  # the table moved on meanwhile
             log.info("table %s: bot move %s not played: %s", live.id, expected, exc)
         except Exception:

@@ -59,11 +59,14 @@ class MovePath:
         expected: int,
         text: str,
         note: str | None = None,
+        bot: str | None = None,
     ) -> tuple[State, Entry]:
         """Apply one move for `seat` if `expected` is the next move number; returns the
         state after it (never changed again: later moves apply to copies) and its log line,
         for a caller that answers the mover with more than an acknowledgement. Waits for
-        the commit: for worker threads (HTTP routes, bots).
+        the commit: for worker threads (HTTP routes, bots). `bot`: the bot that chose the
+        move, which must still play the seat (its person may have taken it back while it
+        thought).
 
         Raises:
             ApiError: 409 for a stale or repeated move number or a table not running,
@@ -72,7 +75,7 @@ class MovePath:
         """
         live = self.hub.memory.get(table_id)
         committed = Waiter()
-        proposal = self._propose(live, seat, expected, text, note, committed)
+        proposal = self._propose(live, seat, expected, text, note, committed, bot=bot)
         assert proposal is not None  # a worker thread may read the log
         failure: BaseException | None = None
         try:
@@ -131,6 +134,7 @@ class MovePath:
         done: Done,
         may_read: bool = True,
         mover: Listener | None = None,
+        bot: str | None = None,
     ) -> Proposal | None:
         """Check a move and apply it to a copy of the state, then start committing its line
         (`done` hears when it is committed); the table holds it as pending until `_settle`
@@ -142,6 +146,8 @@ class MovePath:
                     return None
                 self.hub.news.catch_up(live)  # another process may have logged moves meanwhile
             _check_turn(live, seat, expected, "move")
+            if bot is not None and live.seats[seat][1] != bot:
+                raise ApiError(409, f"seat {seat} is no longer played by bot {bot}")
             state = live.state
             assert state is not None
             action = state.parse_action(text)
