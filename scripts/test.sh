@@ -23,8 +23,12 @@ done
 .venv/bin/ruff format --check .
 
 status=0
-# Both cores: the contract suite plays thousands of games.
-.venv/bin/python -m pytest -n auto "$@" || status=$?
+# One worker more than the cores: the contract suite plays thousands of games, and the server
+# and browser tests spend about a third of their time waiting on a server, a browser or a
+# database, which a third worker fills (2 cores: 16 min instead of 19, docs/benchmarks.md).
+# Worksteal: a worker that runs out of tests takes the other's rather than idling.
+workers=$(( $(nproc) + 1 ))
+.venv/bin/python -m pytest -n "$workers" --dist worksteal "$@" || status=$?
 if [ "$status" -eq 5 ]; then
   echo "pytest collected no tests; a test run without tests is a failure" >&2
   exit 1
