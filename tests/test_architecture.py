@@ -29,6 +29,7 @@ FLOORS = {
     "store": 1,
     "bots": 2,
     "rl": 3,
+    "analysis": 3,
     "server": 4,
     "cli": 5,
     "__main__": 6,

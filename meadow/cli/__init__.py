@@ -15,6 +15,7 @@ from meadow.core.errors import MeadowError
 def _register() -> None:
     from meadow.cli import (  # noqa: F401 - they add commands
         admin,
+        analyse_cmd,
         backup_cmd,
         export_cmd,
         games_cmd,

@@ -1,0 +1,64 @@
+"""How long the coach takes to judge a whole game, per game, at a budget per decision.
+
+    python -m bench.analysis [--seconds-per-move 0.5] [--game topiary] [--seed 1]
+
+Each game is a 2-player game of the greedy bot against itself (a game of realistic length,
+quick to play), then judged decision by decision (`meadow.analysis.analyse`), on one core.
+A row: decisions judged (those with a choice), the wall time of the whole analysis, the
+mean worlds each decision was weighed in, and each seat's mean loss in points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+
+from meadow import games
+from meadow.analysis import analyse
+from meadow.bots import GreedyBot, observe
+from meadow.core.record import GameRecord
+from meadow.core.rng import Rng
+
+
+def greedy_game(game_id: str, seed: int) -> GameRecord:
+    record, state = GameRecord.start(games.get(game_id), 2, {}, seed)
+    bots, rng = [GreedyBot(), GreedyBot()], Rng(seed)
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        action = bots[seat].choose(observe(state, seat), rng)
+        state.apply(action)
+        record.add(action)
+    return record
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds-per-move", type=float, default=0.5)
+    parser.add_argument("--game", choices=games.ids(), action="append")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"# {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    print(f"# python -m bench.analysis --seconds-per-move {args.seconds_per_move:g}")
+    print("| game | moves | decisions judged | seconds | mean worlds | mean loss seat 0 | seat 1 |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for game_id in args.game or games.ids():
+        record = greedy_game(game_id, args.seed)
+        started = time.perf_counter()
+        judged = list(analyse(record, args.seconds_per_move))
+        took = time.perf_counter() - started
+        worlds = sum(j.worlds for j in judged) / max(len(judged), 1)
+        losses = []
+        for seat in (0, 1):
+            own = [j.loss for j in judged if j.seat == seat]
+            losses.append(sum(own) / max(len(own), 1))
+        print(
+            f"| {game_id} | {len(record.actions)} | {len(judged)} | {took:.1f} | "
+            f"{worlds:.1f} | {losses[0]:.2f} | {losses[1]:.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,133 @@
+"""Judging a decision as the seat could have: the move played against the best move found.
+
+Like the reply search (`meadow.bots.reply`), every legal move is first judged by the lead it
+leaves in a few sampled worlds, and the `width` best (and the move played, always) are then
+played on in more worlds, the same worlds for each: the rest of the seat's turn, the others'
+turns and the seat's next, each decision greedy (`meadow.bots.playing_on.play_round`). A
+move's value is the seat's mean lead by the game's evaluation after that, in points; the
+loss is how much less the move played kept than the best.
+
+The worlds are drawn from the seat's observation only, and the generator is seeded from the
+seat's view and the move's number, never from the record's seed: two positions the seat
+cannot tell apart are judged alike, so a judgement teaches nothing hidden.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import orjson
+
+from meadow.bots import Observation, observe
+from meadow.bots.playing_on import play_round, settle, weigh
+from meadow.core.actions import Action
+from meadow.core.game import State, margins
+from meadow.core.record import GameRecord
+from meadow.core.rng import Rng
+
+FIRST_LOOK_WORLDS = 3  # worlds each legal move is judged in before playing on
+WIDTH = 8  # moves played on, besides the move played
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One decision: the move played and the best found, each with the seat's expected lead
+    after it (points), and in how many sampled worlds that was measured."""
+
+    number: int  # the move's number in the record, from 1
+    seat: int
+    played: str
+    best: str
+    played_value: float
+    best_value: float
+    worlds: int
+
+    @property
+    def loss(self) -> float:
+        """Points the move played kept less than the best move found (never below 0)."""
+        return max(0.0, self.best_value - self.played_value)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "move": self.number,
+            "seat": self.seat,
+            "played": self.played,
+            "best": self.best,
+            "played_value": round(self.played_value, 3),
+            "best_value": round(self.best_value, 3),
+            "loss": round(self.loss, 3),
+            "worlds": self.worlds,
+        }
+
+
+def judge(
+    observation: Observation,
+    played: Action,
+    number: int,
+    seconds: float = math.inf,
+    worlds: int = 32,
+    width: int = WIDTH,
+) -> Judgement:
+    """The decision at move `number` (the seat's `observation`, where `played` was chosen),
+    played on in up to `worlds` worlds within `seconds`. With no clock (`seconds` infinite)
+    the judgement is the same on every machine.
+
+    Raises:
+        ValueError: `played` is not a legal move of the observation.
+    """
+    legal = observation.legal
+    if played not in legal:
+        raise ValueError(f"move {number}: {played} is not legal for seat {observation.seat}")
+    seat, evaluate = observation.seat, observation.game.evaluate
+    rng = _generator(observation, number)
+    deadline = time.perf_counter() + seconds
+
+    def one_ply(world: State) -> float:
+        settle(world, seat)
+        return margins(evaluate(world), seat)
+
+    def played_on(world: State) -> float:
+        return margins(evaluate(play_round(world, seat)), seat)
+
+    lines = [(action,) for action in legal]
+    first, _ = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)
+    ranked = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:width]
+    chosen = [legal[k] for k in ranked]
+    if played not in chosen:
+        chosen.append(played)
+    values, measured = weigh(observation, [(a,) for a in chosen], played_on, rng, deadline, worlds)
+    best = max(range(len(chosen)), key=lambda k: values[k])
+    return Judgement(
+        number=number,
+        seat=seat,
+        played=str(played),
+        best=str(chosen[best]),
+        played_value=values[chosen.index(played)],
+        best_value=values[best],
+        worlds=measured,
+    )
+
+
+def analyse(
+    record: GameRecord, seconds_per_move: float = math.inf, worlds: int = 32
+) -> Iterator[Judgement]:
+    """Every decision of the record that had a choice (more than one legal move), judged in
+    turn as its seat could have judged it."""
+    state = record.initial_state()
+    for number, text in enumerate(record.actions, start=1):
+        seat = state.to_move
+        action = state.parse_action(text)
+        if seat is not None and len(state.legal_actions()) > 1:
+            seen = observe(state, seat)
+            yield judge(seen, action, number, seconds_per_move, worlds)
+        state.apply(action)
+
+
+def _generator(observation: Observation, number: int) -> Rng:
+    """A generator seeded from what the seat knows: its view and the move's number."""
+    known = orjson.dumps(observation.view, option=orjson.OPT_SORT_KEYS) + number.to_bytes(4)
+    return Rng(int.from_bytes(hashlib.blake2b(known, digest_size=8).digest(), "big"))
