@@ -21,6 +21,12 @@ def analyse_record(
     seconds_per_move: float = typer.Option(
         0.5, "--seconds-per-move", help="The most one decision is weighed for."
     ),
+    worlds: int | None = typer.Option(
+        None,
+        "--worlds",
+        help="Weigh each decision in this many sampled worlds, with no clock: the same "
+        "judgements on every machine.",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Every judgement as JSON, for programs."),
 ) -> None:
     """Judge every decision of a record from its seat's information at that moment: the
@@ -31,9 +37,14 @@ def analyse_record(
             f"--seconds-per-move {seconds_per_move:g}: a decision is weighed for more than "
             "0 and at most 600 seconds"
         )
+    if worlds is not None and not 1 <= worlds <= 10_000:
+        raise MeadowError(f"--worlds {worlds}: from 1 to 10000 worlds a decision")
+    budget = {"seconds_per_move": seconds_per_move, "worlds": 32}
+    if worlds is not None:
+        budget = {"worlds": worlds}
     found = []
     for record in read_records(record_path):
-        judged = list(analyse(record, seconds_per_move))
+        judged = list(analyse(record, **budget))
         if as_json:
             seats = [_seat_summary(judged, seat) for seat in range(record.players)]
             found.append(

@@ -21,7 +21,7 @@ def saved_game(tmp_path: Path) -> tuple[Path, GameRecord]:
 
 def test_json_judges_every_decision_with_a_choice_and_sums_each_seat(tmp_path, capsys, monkeypatch):
     path, record = saved_game(tmp_path)
-    args = ["analyse", str(path), "--seconds-per-move", "0.02", "--json"]
+    args = ["analyse", str(path), "--worlds", "2", "--json"]
     code, out, _ = run(capsys, monkeypatch, args)
     assert code == 0
     found = json.loads(out)
@@ -39,10 +39,14 @@ def test_json_judges_every_decision_with_a_choice_and_sums_each_seat(tmp_path, c
 
 def test_words_name_each_seat_and_its_biggest_losses(tmp_path, capsys, monkeypatch):
     path, _ = saved_game(tmp_path)
-    code, out, _ = run(capsys, monkeypatch, ["analyse", str(path), "--seconds-per-move", "0.02"])
+    # A budget in worlds, not seconds: on a loaded machine a few hundredths of a second may
+    # see no world at all, and then nothing is lost.
+    code, out, _ = run(capsys, monkeypatch, ["analyse", str(path), "--worlds", "2"])
     assert code == 0
     assert "seat 0:" in out and "seat 1:" in out
     assert "kept" in out  # random moves lose points somewhere
+    again = run(capsys, monkeypatch, ["analyse", str(path), "--worlds", "2"])[1]
+    assert again == out  # no clock: the same judgements every time
 
 
 def test_a_broken_record_or_budget_is_one_line(tmp_path, capsys, monkeypatch):
@@ -53,6 +57,8 @@ def test_a_broken_record_or_budget_is_one_line(tmp_path, capsys, monkeypatch):
     path, _ = saved_game(tmp_path)
     code, _, err = run(capsys, monkeypatch, ["analyse", str(path), "--seconds-per-move", "0"])
     assert code == 2 and "--seconds-per-move 0" in err
+    code, _, err = run(capsys, monkeypatch, ["analyse", str(path), "--worlds", "0"])
+    assert code == 2 and "--worlds 0" in err
 
 
 def test_an_export_of_several_games_is_judged_game_by_game(tmp_path, capsys, monkeypatch):
@@ -63,7 +69,7 @@ def test_an_export_of_several_games_is_judged_game_by_game(tmp_path, capsys, mon
         lines.append(json.dumps({**record.to_json(), "finished_at": "2026-11-28T10:00:00"}))
     export = tmp_path / "games.jsonl"
     export.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    args = ["analyse", str(export), "--seconds-per-move", "0.01", "--json"]
+    args = ["analyse", str(export), "--worlds", "1", "--json"]
     code, out, _ = run(capsys, monkeypatch, args)
     assert code == 0
     found = json.loads(out)
