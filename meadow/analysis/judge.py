@@ -19,13 +19,13 @@ import math
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 
 import orjson
 
 from meadow.bots import Observation, observe
-from meadow.bots.playing_on import play_round, settle, weigh
+from meadow.bots.playing_on import lead_after_round, lead_settled, weigh
 from meadow.core.actions import Action
-from meadow.core.game import State, margins
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
 
@@ -82,16 +82,11 @@ def judge(
     legal = observation.legal
     if played not in legal:
         raise ValueError(f"move {number}: {played} is not legal for seat {observation.seat}")
-    seat, evaluate = observation.seat, observation.game.evaluate
+    seat = observation.seat
     rng = _generator(observation, number)
     deadline = time.perf_counter() + seconds
-
-    def one_ply(world: State) -> float:
-        settle(world, seat)
-        return margins(evaluate(world), seat)
-
-    def played_on(world: State) -> float:
-        return margins(evaluate(play_round(world, seat)), seat)
+    one_ply = partial(lead_settled, seat=seat)
+    played_on = partial(lead_after_round, seat=seat)
 
     lines = [(action,) for action in legal]
     first, _ = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)

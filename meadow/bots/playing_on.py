@@ -84,6 +84,19 @@ def play_round(world: State, seat: int, limit: int = 400) -> State:
     return world
 
 
+def lead_settled(world: State, seat: int) -> float:
+    """The seat's lead by the evaluation once what its move brings about is settled: a
+    one-ply look at a move played in `world`."""
+    settle(world, seat)
+    return margins(world.game.evaluate(world), seat)
+
+
+def lead_after_round(world: State, seat: int) -> float:
+    """The seat's lead by the evaluation after playing on greedily (`play_round`): a move
+    weighed after the others' replies and the seat's next turn."""
+    return margins(world.game.evaluate(play_round(world, seat)), seat)
+
+
 def weigh(
     observation: Observation,
     lines: Sequence[Sequence[Action]],

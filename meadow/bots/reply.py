@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import math
 import time
+from functools import partial
 
 from meadow.bots.base import CircleFreeBot, Observation
-from meadow.bots.playing_on import play_round, settle, weigh
+from meadow.bots.playing_on import lead_after_round, lead_settled, weigh
 from meadow.core.actions import Action
-from meadow.core.game import State, margins
 from meadow.core.rng import Rng
 
 FIRST_LOOK_WORLDS = 3  # worlds each legal move is judged in before the replies
@@ -51,14 +51,8 @@ class ReplyBot(CircleFreeBot):
         if len(legal) == 1:
             return legal[0]
         deadline = self._deadline()
-        seat, evaluate = observation.seat, observation.game.evaluate
-
-        def one_ply(world: State) -> float:
-            settle(world, seat)
-            return margins(evaluate(world), seat)
-
-        def after_replies(world: State) -> float:
-            return margins(evaluate(play_round(world, seat)), seat)
+        one_ply = partial(lead_settled, seat=observation.seat)
+        after_replies = partial(lead_after_round, seat=observation.seat)
 
         lines = [(action,) for action in legal]
         first, looked = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)
