@@ -168,10 +168,13 @@ class Player:
         choosable = self.page.locator(".table .choosable")
         pick = choosable.nth(rng.randrange(choosable.count()))
         key = pick.get_attribute("data-key") or ""
+        # The click itself is what may take at most a few seconds. Playwright's wait after it
+        # (for the page to settle) can outlast that on a loaded 2-core machine while Mystic
+        # Vale redraws, so the caller waits for its own sign that the click was taken.
         if self.touch:
-            pick.tap(timeout=5000)
+            pick.tap(timeout=5000, no_wait_after=True)
         else:
-            pick.click(timeout=5000)
+            pick.click(timeout=5000, no_wait_after=True)
         return key
 
     def play_decision(self, rng: random.Random) -> None:
