@@ -114,6 +114,12 @@ class Game(ABC):
         games override it where one seat costs less than all."""
         return self.evaluate(state)[seat]
 
+    def points_now(self, state: State, seat: int) -> dict[str, int]:
+        """The seat's points by scoring category as they stand now (its result's categories):
+        how the coach says which categories a better move gains. Empty where a game does not
+        say."""
+        return {}
+
     def position_key(self, state: State) -> Hashable | None:
         """What tells positions apart for a search that folds equal ones together (two
         orders of the same decisions); None where a game gives no such key."""

@@ -204,6 +204,24 @@ def test_evaluation_estimates_every_seat_and_is_exact_at_the_end(config: Config)
     assert game.evaluate(state) == [float(x) for x in state.result().scores]
 
 
+@pytest.mark.parametrize("config", BASE_CONFIGS, ids=str)
+def test_points_now_are_the_result_categories_at_the_end(config: Config):
+    """`points_now` (how the coach names what a better move gains) gives plain integers by
+    category during the game, changes nothing, and at the end is each seat's breakdown in the
+    result, summing to its score."""
+    game = config.game
+    for state, _ in random_game(config, 37):
+        before = state.to_json()
+        for seat in range(config.players):
+            assert all(isinstance(v, int) for v in game.points_now(state, seat).values())
+        assert state.to_json() == before
+    result = state.result()
+    for seat in range(config.players):
+        points = game.points_now(state, seat)
+        assert points == result.breakdown[seat]
+        assert sum(points.values()) == result.scores[seat]
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 @given(seed=seeds)
 @settings(max_examples=2, deadline=None)

@@ -47,6 +47,10 @@ class Harmonies(Game):
             return [float(x) for x in state.result().scores]
         return [planning.value(state, seat) for seat in range(state.players)]
 
+    def points_now(self, state: State, seat: int) -> dict[str, int]:
+        assert isinstance(state, HarmoniesState)
+        return state.points(seat)
+
     def evaluate_seat(self, state: State, seat: int) -> float:
         assert isinstance(state, HarmoniesState)
         return planning.value(state, seat)

@@ -37,6 +37,10 @@ class MysticVale(Game):
         assert isinstance(state, MysticValeState)
         return search.evaluate(state)
 
+    def points_now(self, state: State, seat: int) -> dict[str, int]:
+        assert isinstance(state, MysticValeState)
+        return state.final_points(state.seats[seat])
+
     def revealed(self, state: State, events: list[Event], seat: int) -> Hashable | None:
         assert isinstance(state, MysticValeState)
         return search.revealed(state, events, seat)

@@ -58,6 +58,10 @@ class Renature(Game):
             values.append(float(now + areas[seat_no]))
         return values
 
+    def points_now(self, state: State, seat: int) -> dict[str, int]:
+        assert isinstance(state, RenatureState)
+        return {k: state.seats[seat].points.get(k, 0) for k in state.categories}
+
 
 GAME = Renature()
 RenatureState.game = GAME

@@ -53,6 +53,10 @@ class Topiary(Game):
         assert isinstance(state, TopiaryState)
         return [float(x) for x in state._result().scores]  # visitors, bonus and hands now
 
+    def points_now(self, state: State, seat: int) -> dict[str, int]:
+        assert isinstance(state, TopiaryState)
+        return state._result().breakdown[seat]
+
 
 GAME = Topiary()
 TopiaryState.game = GAME
