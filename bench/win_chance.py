@@ -86,8 +86,11 @@ def measure(w: np.ndarray, rows: np.ndarray) -> dict[str, object]:
         inside = (p >= low) & (p < low + 0.1)
         if inside.sum() >= 20:
             calibration.append(
-                [round(float(p[inside].mean()), 3), round(float(y[inside].mean()), 3),
-                 int(inside.sum())]
+                [
+                    round(float(p[inside].mean()), 3),
+                    round(float(y[inside].mean()), 3),
+                    int(inside.sum()),
+                ]
             )
     return {
         "log_loss": round(float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean()), 4),
@@ -108,7 +111,10 @@ def main() -> None:
     stored = orjson.loads(OUT.read_bytes()) if OUT.exists() else {"fits": {}}
     print(f"# {platform.processor() or platform.machine()}, python {platform.python_version()}")
     print(f"# python -m bench.win_chance --games {args.games}")
-    print("| game | players | positions | log loss (base) | Brier | favourite won | slope early → late | seconds |")
+    print(
+        "| game | players | positions | log loss (base) | Brier | favourite won "
+        "| slope early → late | seconds |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for game_id in chosen:
         for players in games.get(game_id).player_counts:
