@@ -7,9 +7,10 @@ decision in ten at random, so that games differ and leads swing), on seeds 1, 2,
 second decision each seat's lead by the game's evaluation (its evaluation less the best other
 seat's) and the game's progress (moves played / the game's moves) are kept with how that seat
 finished (1 for a win, 1/k for a win shared by k, 0 otherwise). The logistic
-`bias + lead * (slope + slope_late * progress)` is fitted by Newton's method on three games
-in four and measured on the fourth (log loss against the base rate's, Brier score, how often
-the favourite won, and calibration by tenths); the mapping kept is then fitted on all of them.
+`bias + lead * (early * (1 - progress) + late * progress)` is fitted by Newton's method on
+three games in four and measured on the fourth (log loss against the base rate's, Brier
+score, how often the favourite won, calibration by tenths); the mapping kept is then fitted on
+all of them.
 `--write` stores it in meadow/analysis/win_chance.json (numpy is needed here, not to play).
 """
 
@@ -31,6 +32,7 @@ from meadow.core.rng import Rng
 OUT = Path(__file__).resolve().parents[1] / "meadow" / "analysis" / "win_chance.json"
 BOT = "greedy:0.1"
 EVERY = 2  # every second decision: neighbouring positions say nearly the same
+FLOOR = 0.005  # the least weight of a point of lead, in log-odds (monotone in the lead)
 
 
 def self_play(game_id: str, players: int, seed: int) -> list[tuple[float, float, float]]:
@@ -58,22 +60,40 @@ def self_play(game_id: str, players: int, seed: int) -> list[tuple[float, float,
 
 def features(rows: np.ndarray) -> np.ndarray:
     lead, progress = rows[:, 0], rows[:, 1]
-    return np.column_stack([np.ones(len(rows)), lead, lead * progress])
+    return np.column_stack([np.ones(len(rows)), lead * (1 - progress), lead * progress])
 
 
 def fit(rows: np.ndarray) -> np.ndarray:
-    """Logistic regression by Newton's method, a little ridge to keep it well posed."""
+    """Logistic regression by Newton's method (a little ridge keeps it well posed), with the
+    weight of a point early and late kept at FLOOR or above: a coefficient the free fit puts
+    below is held there and the others fitted again."""
     x, y = features(rows), rows[:, 2]
-    w = np.zeros(3)
+    held: dict[int, float] = {}
+    while True:
+        w = _newton(x, y, held)
+        low = [k for k in (1, 2) if k not in held and w[k] < FLOOR]
+        if not low:
+            return w
+        held[low[0]] = FLOOR
+
+
+def _newton(x: np.ndarray, y: np.ndarray, held: dict[int, float]) -> np.ndarray:
+    free = [k for k in range(x.shape[1]) if k not in held]
+    offset = sum(x[:, k] * value for k, value in held.items()) if held else 0.0
+    w = np.zeros(len(free))
     for _ in range(50):
-        p = 1 / (1 + np.exp(-(x @ w)))
-        gradient = x.T @ (p - y) + 1e-6 * w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + 1e-6 * np.eye(3)
+        p = 1 / (1 + np.exp(-(x[:, free] @ w + offset)))
+        gradient = x[:, free].T @ (p - y) + 1e-6 * w
+        hessian = (x[:, free] * (p * (1 - p))[:, None]).T @ x[:, free] + 1e-6 * np.eye(len(free))
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if np.abs(step).max() < 1e-9:
             break
-    return w
+    whole = np.zeros(x.shape[1])
+    whole[free] = w
+    for k, value in held.items():
+        whole[k] = value
+    return whole
 
 
 def measure(w: np.ndarray, rows: np.ndarray) -> dict[str, object]:
@@ -113,7 +133,7 @@ def main() -> None:
     print(f"# python -m bench.win_chance --games {args.games}")
     print(
         "| game | players | positions | log loss (base) | Brier | favourite won "
-        "| slope early → late | seconds |"
+        "| a point early → late | seconds |"
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for game_id in chosen:
@@ -129,8 +149,8 @@ def main() -> None:
             took = time.perf_counter() - started
             stored["fits"][f"{game_id}/{players}"] = {
                 "bias": round(float(w[0]), 5),
-                "slope": round(float(w[1]), 5),
-                "slope_late": round(float(w[2]), 5),
+                "early": round(float(w[1]), 5),
+                "late": round(float(w[2]), 5),
                 "games": args.games,
                 "positions": len(train) + len(held),
                 "held_out": figures,
@@ -138,14 +158,15 @@ def main() -> None:
             print(
                 f"| {game_id} | {players} | {len(train) + len(held)} | "
                 f"{figures['log_loss']} ({figures['base_log_loss']}) | {figures['brier']} | "
-                f"{figures['favourite_won']} | {w[1]:.3f} → {w[1] + w[2]:.3f} | {took:.0f} |",
+                f"{figures['favourite_won']} | {w[1]:.3f} → {w[2]:.3f} | {took:.0f} |",
                 flush=True,
             )
     stored["how"] = (
         f"python -m bench.win_chance --games {args.games} --write: self-play of {BOT} "
         f"against itself, every {EVERY}nd decision, each seat's lead by the evaluation and "
         "progress (moves played / the game's moves) against how it finished; a logistic in "
-        "lead and lead x progress fitted by Newton's method; held_out: fitted on three games "
+        "lead x (1 - progress) and lead x progress fitted by Newton's method, each weight "
+        f"at least {FLOOR}; held_out: fitted on three games "
         "in four, measured on the fourth"
     )
     if args.write:

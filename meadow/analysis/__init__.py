@@ -1,12 +1,27 @@
 """Analysis of finished games: each decision judged from the seat's information at that
-moment (`judge`), a whole record at a time (`analyse`). The coach never peeks either: it
-sees what `meadow.bots.observe` gives a bot, and its worlds are sampled from that.
-
-This is the first part of issue 45: values in the game's own units (the expected lead in
-points after the move). The win chance, the marks and the accuracy come with a mapping
-fitted on self-play records; until then nothing here names a mark.
+moment (`judge`), placed on a win-chance scale fitted on self-play (`win_chance`), marked
+(`marks`), and a whole game told as a report (`analyse_game`): turns, accuracy, the biggest
+swings in words. The coach never peeks either: it sees what `meadow.bots.observe` gives a
+bot, and its worlds are sampled from that.
 """
 
 from meadow.analysis.judge import Judgement, analyse, judge
+from meadow.analysis.marks import Mark, accuracy
+from meadow.analysis.report import Analysis, Decision, SeatSummary, Swing, Turn, analyse_game
+from meadow.analysis.win_chance import WinChance, for_game
 
-__all__ = ["Judgement", "analyse", "judge"]
+__all__ = [
+    "Analysis",
+    "Decision",
+    "Judgement",
+    "Mark",
+    "SeatSummary",
+    "Swing",
+    "Turn",
+    "WinChance",
+    "accuracy",
+    "analyse",
+    "analyse_game",
+    "for_game",
+    "judge",
+]

@@ -83,7 +83,7 @@ def judge(
     if played not in legal:
         raise ValueError(f"move {number}: {played} is not legal for seat {observation.seat}")
     seat = observation.seat
-    rng = _generator(observation, number)
+    rng = generator(observation, number)
     deadline = time.perf_counter() + seconds
     one_ply = partial(lead_settled, seat=seat)
     played_on = partial(lead_after_round, seat=seat)
@@ -122,7 +122,7 @@ def analyse(
         state.apply(action)
 
 
-def _generator(observation: Observation, number: int) -> Rng:
+def generator(observation: Observation, number: int) -> Rng:
     """A generator seeded from what the seat knows: its view and the move's number."""
     known = orjson.dumps(observation.view, option=orjson.OPT_SORT_KEYS) + number.to_bytes(4)
     return Rng(int.from_bytes(hashlib.blake2b(known, digest_size=8).digest(), "big"))

@@ -3,12 +3,12 @@
 A seat's chance to win, with lead `L` (its evaluation less the best other seat's, in points)
 at progress `t` (the share of the game's moves already played, 0 to 1), is
 
-    chance = 1 / (1 + exp(-(bias + L * (slope + slope_late * t))))
+    chance = 1 / (1 + exp(-(bias + L * (early * (1 - t) + late * t))))
 
 a logistic fitted on self-play records (`python -m bench.win_chance`, which writes
 `win_chance.json` beside this module with the data and the fit's figures). A lead of a few
-points decides little early and much at the end: the slope grows with progress. The fit keeps
-`slope` and `slope + slope_late` above zero, so the chance never falls as the lead grows.
+points decides little early and much at the end: a point weighs `early` at the start and
+`late` at the end. The fit keeps both above zero, so the chance never falls as the lead grows.
 
 A solo game has no one to beat: there the coach judges in points only (`for_game` gives None).
 """
@@ -31,19 +31,20 @@ class WinChance:
     game: str
     players: int
     bias: float
-    slope: float
-    slope_late: float
+    early: float  # what a point of lead weighs at the start, in log-odds
+    late: float  # and at the end
 
     def __post_init__(self) -> None:
-        if self.slope <= 0 or self.slope + self.slope_late <= 0:
+        if self.early <= 0 or self.late <= 0:
             raise ValueError(
                 f"{self.game}, {self.players} players: a win chance must grow with the lead "
-                f"(slope {self.slope}, late {self.slope + self.slope_late})"
+                f"(a point weighs {self.early} early, {self.late} late)"
             )
 
     def steepness(self, progress: float) -> float:
         """How much a point of lead weighs at this progress (per point, in log-odds)."""
-        return self.slope + self.slope_late * _clamp(progress)
+        t = _clamp(progress)
+        return self.early * (1 - t) + self.late * t
 
     def chance(self, lead: float, progress: float) -> float:
         """The chance, 0 to 1, that a seat with this lead at this progress wins."""
@@ -67,7 +68,7 @@ def for_game(game: str, players: int) -> WinChance | None:
     if key not in fitted:
         raise KeyError(f"no win-chance mapping for {game} with {players} players")
     fit = fitted[key]
-    return WinChance(game, players, fit["bias"], fit["slope"], fit["slope_late"])
+    return WinChance(game, players, fit["bias"], fit["early"], fit["late"])
 
 
 def fitted_data() -> dict[str, Any]:

@@ -7,12 +7,10 @@ from pathlib import Path
 
 import typer
 
-from meadow.analysis import Judgement, analyse
+from meadow.analysis import Analysis, analyse_game
 from meadow.cli.app import app, console
 from meadow.core.errors import MeadowError, RecordError
 from meadow.core.record import GameRecord
-
-SWINGS = 3  # the biggest losses told per seat
 
 
 @app.command("analyse")
@@ -30,8 +28,9 @@ def analyse_record(
     as_json: bool = typer.Option(False, "--json", help="Every judgement as JSON, for programs."),
 ) -> None:
     """Judge every decision of a record from its seat's information at that moment: the
-    move played, the best move found, the expected lead in points after each, and the
-    loss. (The win chance and the marks are still to come: issue 45.)"""
+    move played and the best found, each as the expected lead in points and as a win chance;
+    a mark for each decision and each turn, each seat's accuracy and its biggest swings.
+    Records from `meadow play --save`, the replay's download and `meadow export games`."""
     if not 0 < seconds_per_move <= 600:
         raise MeadowError(
             f"--seconds-per-move {seconds_per_move:g}: a decision is weighed for more than "
@@ -44,14 +43,11 @@ def analyse_record(
         budget = {"worlds": worlds}
     found = []
     for record in read_records(record_path):
-        judged = list(analyse(record, **budget))
+        analysis = analyse_game(record, **budget)
         if as_json:
-            seats = [_seat_summary(judged, seat) for seat in range(record.players)]
-            found.append(
-                {"game": record.game, "decisions": [j.to_json() for j in judged], "seats": seats}
-            )
+            found.append(analysis.to_json())
         else:
-            _tell(record, judged)
+            _tell(analysis)
     if as_json:  # one game: its object; an export of several: a list of them
         console.print_json(json.dumps(found[0] if len(found) == 1 else found))
 
@@ -86,23 +82,16 @@ def read_records(path: Path) -> list[GameRecord]:
     return records
 
 
-def _tell(record: GameRecord, judged: list[Judgement]) -> None:
-    console.print(f"[bold]{record.game}[/bold]: {len(judged)} decisions judged")
-    for seat in range(record.players):
-        summary = _seat_summary(judged, seat)
+def _tell(analysis: Analysis) -> None:
+    console.print(
+        f"[bold]{analysis.game}[/bold], {analysis.players} players: "
+        f"{len(analysis.decisions)} decisions judged of {analysis.moves} moves"
+    )
+    for seat in analysis.seats:
+        marks = ", ".join(f"{count} {name}" for name, count in seat.marks.items() if count)
         console.print(
-            f"seat {seat}: {summary['decisions']} decisions, "
-            f"{summary['mean_loss']:.2f} points lost a decision on average"
+            f"seat {seat.seat}: accuracy {seat.accuracy:.1f}, {seat.decisions} decisions "
+            f"({marks or 'none'}), {seat.mean_loss:.2f} points lost a decision on average"
         )
-        for j in sorted((j for j in judged if j.seat == seat), key=lambda j: -j.loss)[:SWINGS]:
-            if j.loss > 0:
-                console.print(
-                    f"  move {j.number}: played {j.played}; {j.best} kept {j.loss:.1f} points more",
-                    markup=False,
-                )
-
-
-def _seat_summary(judged: list[Judgement], seat: int) -> dict[str, object]:
-    own = [j for j in judged if j.seat == seat]
-    mean = sum(j.loss for j in own) / len(own) if own else 0.0
-    return {"seat": seat, "decisions": len(own), "mean_loss": round(mean, 3)}
+        for swing in seat.swings:
+            console.print(f"  {swing.words}", markup=False)

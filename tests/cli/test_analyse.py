@@ -31,10 +31,15 @@ def test_json_judges_every_decision_with_a_choice_and_sums_each_seat(tmp_path, c
     # the rounded values by a rounding step.
     for d in decisions:
         assert d["loss"] == pytest.approx(max(0.0, d["best_value"] - d["played_value"]), abs=2e-3)
+    marks = {"best", "good", "inaccuracy", "mistake", "blunder"}
+    for d in decisions:
+        assert d["mark"] in marks and 0 <= d["chance_played"] <= 1 and d["chance_loss"] >= 0
     for seat in found["seats"]:
         own = [d["loss"] for d in decisions if d["seat"] == seat["seat"]]
-        assert seat["decisions"] == len(own)
+        assert seat["decisions"] == len(own) and 0 <= seat["accuracy"] <= 100
         assert seat["mean_loss"] == pytest.approx(sum(own) / len(own), abs=2e-3)
+        assert sum(seat["marks"].values()) == len(own)
+    assert [m for t in found["turns"] for m in t["played"]] == list(record.actions)
 
 
 def test_words_name_each_seat_and_its_biggest_losses(tmp_path, capsys, monkeypatch):
@@ -43,8 +48,8 @@ def test_words_name_each_seat_and_its_biggest_losses(tmp_path, capsys, monkeypat
     # see no world at all, and then nothing is lost.
     code, out, _ = run(capsys, monkeypatch, ["analyse", str(path), "--worlds", "2"])
     assert code == 0
-    assert "seat 0:" in out and "seat 1:" in out
-    assert "kept" in out  # random moves lose points somewhere
+    assert "seat 0: accuracy" in out and "seat 1: accuracy" in out
+    assert "kept" in out and "win chance" in out  # random moves lose somewhere
     again = run(capsys, monkeypatch, ["analyse", str(path), "--worlds", "2"])[1]
     assert again == out  # no clock: the same judgements every time
 
