@@ -3,6 +3,8 @@ the biggest swings told in words; the win-chance mapping and the marks it is cut
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from meadow import games
@@ -24,7 +26,7 @@ def test_every_game_and_player_count_has_a_mapping_that_grows_with_the_lead(
         progress = step / 10
         chances = [mapping.chance(lead, progress) for lead in range(-60, 61, 3)]
         assert all(0 <= c <= 1 for c in chances)
-        assert all(a < b for a, b in zip(chances, chances[1:]))  # strictly, not only weakly
+        assert all(a < b for a, b in itertools.pairwise(chances))  # strictly, not only weakly
     # Sixty points ahead at the end is a likely win, sixty behind a likely loss.
     assert mapping.chance(60, 1.0) > 0.8 and mapping.chance(-60, 1.0) < 0.2
 
@@ -55,7 +57,7 @@ def test_the_fitted_mappings_say_where_they_came_from_and_beat_the_base_rate():
 def test_accuracy_is_100_for_nothing_lost_and_falls_with_the_loss():
     assert accuracy(0.0) == pytest.approx(100.0, abs=0.01)
     figures = [accuracy(loss / 100) for loss in range(0, 101, 5)]
-    assert all(a > b for a, b in zip(figures, figures[1:]) if a > 0)
+    assert all(a > b for a, b in itertools.pairwise(figures) if a > 0)
     assert figures[-1] == 0.0
 
 
@@ -84,7 +86,7 @@ def test_a_random_game_analysed_whole(game_id: str):
     walked = [move for turn in analysis.turns for move in turn.played]
     assert walked == list(record.actions)
     seats = [turn.seat for turn in analysis.turns]
-    assert all(a != b for a, b in zip(seats, seats[1:]))
+    assert all(a != b for a, b in itertools.pairwise(seats))
     for seat in analysis.seats:
         own = [d for d in analysis.decisions if d.judgement.seat == seat.seat]
         assert seat.decisions == len(own) and sum(seat.marks.values()) == len(own)
