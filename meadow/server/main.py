@@ -23,6 +23,7 @@ from meadow.core.errors import IllegalAction, MeadowError, NotationError
 from meadow.server import health, limits, metrics, upkeep
 from meadow.server.botrules import BotRules
 from meadow.server.cluster import Alone, RedisCluster
+from meadow.server.coach import Coach
 from meadow.server.connections import Sockets
 from meadow.server.drain import Drain
 from meadow.server.errors import ApiError
@@ -30,7 +31,7 @@ from meadow.server.logs import RequestId
 from meadow.server.mail import Mailer
 from meadow.server.moderation import Moderation
 from meadow.server.protect import SameSite, SecurityHeaders
-from meadow.server.routers import accounts, admin, chat, people, sockets, tables
+from meadow.server.routers import accounts, admin, analysis, chat, people, sockets, tables
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
 from meadow.store import Database
@@ -67,12 +68,19 @@ def create_app(config: Settings | None = None) -> FastAPI:
         cluster.start(app.state.tables.follow)
         watch = asyncio.create_task(_watch_clocks(app.state.tables, app.state.moderation))
         tidy = asyncio.create_task(_tidy(db, config))
+        app.state.coach = Coach(db, config)
+        hub = app.state.tables
+        coaching = asyncio.create_task(
+            app.state.coach.run(lambda table_id: hub.current(table_id).record())
+        )
         thresholds = _spare_the_collector()
         yield
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         watch.cancel()
         tidy.cancel()
+        coaching.cancel()
+        app.state.coach.close()
         # The log writer commits what it holds, then the others hear of it and get the
         # leases; in that order, so that no news is lost and no table is hosted by two.
         if not app.state.tables.close(app.state.drain.time_left(10)):
@@ -101,6 +109,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.include_router(tables.router)
     app.include_router(sockets.router)
     app.include_router(chat.router)
+    app.include_router(analysis.router)
     app.include_router(people.router)
     app.include_router(admin.router)
     _answer_unrouted(app)

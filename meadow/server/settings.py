@@ -124,6 +124,37 @@ class Settings(BaseSettings):
         description="The largest MCTS budget in seconds a table may seat; no bot's think "
         "lasts longer, whatever it was given.",
     )
+    analysis: bool = Field(
+        True,
+        description="Analyse finished games on request (the coach, docs/ai.md); off: every "
+        "request for an analysis is refused with 403, and none is computed here.",
+    )
+    analysis_workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Processes that analyse finished games, each at the lowest CPU priority "
+        "(nice 19): live tables' bots keep their pace.",
+    )
+    analysis_cpu_share: float = Field(
+        0.5,
+        gt=0,
+        le=1,
+        description="The share of a core one analysis may take: after each decision judged, "
+        "its worker rests so long that its work is at most this share of its time.",
+    )
+    analysis_seconds_per_move: float = Field(
+        0.5, gt=0, le=30, description="The most one decision of an analysis is weighed for."
+    )
+    analysis_worlds: int = Field(
+        32, ge=1, le=10_000, description="The most sampled worlds one decision is weighed in."
+    )
+    analyses_per_person: int = Field(
+        3,
+        ge=1,
+        le=1000,
+        description="Analyses one person may have waiting or running at once; more get 429.",
+    )
     ws_compression: bool = Field(
         False,
         description="Compress WebSocket messages: less traffic, more server CPU per move "

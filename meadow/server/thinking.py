@@ -23,7 +23,7 @@ def thinkers(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         workers,
         mp_context=get_context("spawn"),
-        initializer=_leave_with,
+        initializer=leave_with,
         initargs=(os.getpid(),),
     )
 
@@ -74,7 +74,7 @@ def _kept(game_id: str, bot_name: str, seat: int) -> Bot:
     return bot
 
 
-def _leave_with(server: int) -> None:
+def leave_with(server: int) -> None:
     """In a bot worker: exit once the server that started it is gone. A server killed
     outright (SIGKILL, out of memory) cannot stop its workers, and they would linger."""
 

@@ -258,3 +258,29 @@ class Site(Base):
 
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(200))
+
+
+class GameAnalysis(Base):
+    """The coach's analysis of a finished game (`meadow.analysis`): asked for once, kept, and
+    computed by exactly one process, the one whose guarded update set `claim` (docs/ai.md)."""
+
+    __tablename__ = "analyses"
+
+    table_id: Mapped[int] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str] = mapped_column(String(10), default="queued", index=True)
+    # queued | running | done | failed
+    requested_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    requested_at: Mapped[datetime] = mapped_column(default=now)
+    # A fresh token each time a process takes the work: its every write names it, so a
+    # process that lost the work (it fell silent, and another took it over) writes nothing.
+    claim: Mapped[str | None] = mapped_column(String(40))
+    heard_at: Mapped[datetime | None]  # the computing process's last word
+    done_moves: Mapped[int] = mapped_column(default=0)
+    total_moves: Mapped[int] = mapped_column(default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[str | None] = mapped_column(String(200))
+    finished_at: Mapped[datetime | None]
