@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field, StrictBool, StringConstraints
 from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
@@ -360,7 +360,17 @@ def your_turns(
 
 @router.get("/tables/{table_id}/replay/{step}", responses=refusals(404, 409, 422))
 def replay_step(
-    table_id: ReadableTable, step: Step, hub: Tables = Depends(tables)
+    table_id: ReadableTable,
+    step: Step,
+    hub: Tables = Depends(tables),
+    seat: int | None = Query(
+        None,
+        ge=0,
+        le=7,
+        description="See the step as this seat saw it, with its choices if it was to move "
+        "(how the analysis draws a better move): once a game is over, its whole record is "
+        "open to whoever may see it.",
+    ),
 ) -> dict[str, Any]:
     """A finished game as everyone may now see it, after move `step` (0: the start)."""
     live = hub.current(table_id)
@@ -372,15 +382,21 @@ def replay_step(
     # The step's events come from the same replay as its board, so the two cannot disagree.
     at = record.step(step)
     state = at.state
-    return {
+    if seat is not None and seat >= record.players:
+        raise ApiError(404, f"seat {seat}: the game has seats 0..{record.players - 1}")
+    shown = {
         "step": step,
         "moves": len(record.actions),
         "action": at.action,
         "seat": at.seat,
-        "events": outbound.move_events(at.events, None),
-        "view": state.view(None),
+        "events": outbound.move_events(at.events, seat),
+        "view": state.view(seat),
         "result": state.result().to_json() if state.is_over else None,
     }
+    if seat is not None:
+        position = outbound.position(state, seat, step)
+        shown.update(to_move=state.to_move, legal=position["legal"], choices=position["choices"])
+    return shown
 
 
 @router.get("/ratings/{game_id}", responses=refusals(404))

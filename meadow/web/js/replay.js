@@ -9,6 +9,7 @@ import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { magnifyOn } from "./magnify.js";
+import { AnalysisPanel, markBadge } from "./analysis.js";
 
 const { html } = draw;
 
@@ -31,12 +32,17 @@ export async function replayPage(id) {
   // What was said at the table, up to the step shown (and after the game, at its end).
   const chat = new ChatBox(id, { upTo: step });
   chat.setLines(said);
+  // The coach's analysis, once there is one: a mark on each judged move's line.
+  let analysis = null;
+  const judged = (number) => (analysis ? analysis.decisions.find((d) => d.move === number) : null);
 
-  const show = async (wanted) => {
+  // `decision`: a judged move, shown as its seat saw the board before it, the better move on it.
+  const show = async (wanted, decision = null) => {
     step = Math.max(0, Math.min(last, wanted));
+    const lens = decision ? `?seat=${decision.seat}` : "";
     let shown;
     try {
-      shown = await api("GET", `/api/tables/${id}/replay/${step}`);
+      shown = await api("GET", `/api/tables/${id}/replay/${step}${lens}`);
     } catch (error) {
       root.replaceChildren(html("p", { class: "card" }, [problem(error)]));
       return;
@@ -44,9 +50,9 @@ export async function replayPage(id) {
     const ctx = {
       game: info.game,
       view: shown.view,
-      seat: null,
+      seat: decision ? decision.seat : null,
       players,
-      choices: [],
+      choices: decision ? shown.choices : [],
       result: shown.result,
       t: gameT(info.game),
       settings: session.settings,
@@ -57,7 +63,11 @@ export async function replayPage(id) {
     module.render(board, ctx);
     magnifyOn(board, module, ctx);
     const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;
+    if (line && judged(step)) line.append(markBadge(judged(step)));
+    const better = decision ? drawBetter(board, module, ctx, decision) : null;
     root.dataset.step = step;
+    root.dataset.lens = decision ? decision.move : "";
+    coach.showStep(step);
     chat.showUpTo(step === last ? Infinity : step);
     root.replaceChildren(
       html("header", { class: "table-head" }, [
@@ -65,6 +75,7 @@ export async function replayPage(id) {
         rulesLink(info.game, id),
       ]),
       controls(step, last, show),
+      better,
       html("div", { class: "play" }, [
         html("div", { class: "board-frame" }, [board]),
         html("aside", { class: "side" }, [
@@ -73,16 +84,62 @@ export async function replayPage(id) {
           chat.root,
         ]),
       ]),
+      coach.root,
       ...(shown.result ? [afterGame(info), resultPanel(module, ctx)] : []),
     );
   };
+  const coach = new AnalysisPanel(id, (seat) => seatName({ players }, seat), {
+    onPick: (decision) => show(decision.move - 1, decision),
+    onLoaded: (found) => {
+      const fresh = !analysis;
+      analysis = found;
+      if (fresh) show(step);
+    },
+  });
   const keys = (event) => {
     if (event.key === "ArrowRight") show(step + 1);
     if (event.key === "ArrowLeft") show(step - 1);
   };
   document.addEventListener("keydown", keys);
   await show(step);
-  return { nodes: [root], leave: () => document.removeEventListener("keydown", keys) };
+  await coach.start();
+  const leave = () => {
+    document.removeEventListener("keydown", keys);
+    coach.stop();
+  };
+  return { nodes: [root], leave };
+}
+
+// The board before a judged move, as its seat saw it: the move played and the better move
+// found drawn on it (each by the keys a click would follow), and a line saying which is which.
+function drawBetter(board, module, ctx, decision) {
+  const keysOf = (text) => {
+    const choice = ctx.choices.find((c) => c.text === text);
+    return choice ? module.path(choice, ctx) : [];
+  };
+  const mark = (keys, cls) => {
+    for (const key of keys) {
+      for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add(cls);
+    }
+  };
+  mark(keysOf(decision.played), "played-move");
+  mark(keysOf(decision.best), "better-move");
+  const words = decision.played === decision.best
+    ? t("analysis.was_best", { move: decision.move, played: decision.played })
+    : t("analysis.better", {
+        move: decision.move,
+        mark: t(`analysis.mark.${decision.mark}`),
+        played: decision.played,
+        best: decision.best,
+        loss: decision.loss.toFixed(1),
+      });
+  return html("p", { class: "card better-line", "data-move": decision.move }, [
+    html("span", { class: "legend played-move" }, [t("analysis.played")]),
+    " ",
+    html("span", { class: "legend better-move" }, [t("analysis.best")]),
+    " ",
+    words,
+  ]);
 }
 
 function controls(step, last, show) {
