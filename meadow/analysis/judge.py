@@ -79,9 +79,33 @@ def judge(
     Raises:
         ValueError: `played` is not a legal move of the observation.
     """
-    legal = observation.legal
-    if played not in legal:
+    if played not in observation.legal:
         raise ValueError(f"move {number}: {played} is not legal for seat {observation.seat}")
+    ranked, measured = rank(observation, number, seconds, worlds, width, also=played)
+    values = dict(ranked)
+    best = ranked[0][0]
+    return Judgement(
+        number=number,
+        seat=observation.seat,
+        played=str(played),
+        best=str(best),
+        played_value=values[played],
+        best_value=values[best],
+        worlds=measured,
+    )
+
+
+def rank(
+    observation: Observation,
+    number: int,
+    seconds: float = math.inf,
+    worlds: int = 32,
+    width: int = WIDTH,
+    also: Action | None = None,
+) -> tuple[list[tuple[Action, float]], int]:
+    """The `width` moves that look best at a first look (and `also`, if given), each with
+    the seat's mean lead after playing on, best first; and in how many worlds."""
+    legal = observation.legal
     seat = observation.seat
     rng = generator(observation, number)
     deadline = time.perf_counter() + seconds
@@ -92,19 +116,12 @@ def judge(
     first, _ = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)
     ranked = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:width]
     chosen = [legal[k] for k in ranked]
-    if played not in chosen:
-        chosen.append(played)
+    if also is not None and also not in chosen:
+        chosen.append(also)
     values, measured = weigh(observation, [(a,) for a in chosen], played_on, rng, deadline, worlds)
-    best = max(range(len(chosen)), key=lambda k: values[k])
-    return Judgement(
-        number=number,
-        seat=seat,
-        played=str(played),
-        best=str(chosen[best]),
-        played_value=values[chosen.index(played)],
-        best_value=values[best],
-        worlds=measured,
-    )
+    # Best first; among equals, the one the first look preferred.
+    order = sorted(range(len(chosen)), key=lambda k: (-values[k], k))
+    return [(chosen[k], values[k]) for k in order], measured
 
 
 def analyse(

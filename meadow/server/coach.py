@@ -22,17 +22,23 @@ from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from functools import cache
 from multiprocessing import get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as DbSession
 
-from meadow.analysis import analyse_game
+from meadow import games
+from meadow.analysis import analyse_game, suggest
+from meadow.bots import observe
 from meadow.core.record import GameRecord
 from meadow.server.errors import ApiError
 from meadow.server.settings import Settings
 from meadow.server.thinking import leave_with
-from meadow.store import Database, GameAnalysis, User
+from meadow.store import Database, GameAnalysis, Seat, Table, User
+
+if TYPE_CHECKING:
+    from meadow.server.tables import Tables
 
 log = logging.getLogger("meadow.coach")
 
@@ -57,6 +63,8 @@ class Coach:
         self.worlds = config.analysis_worlds
         self.share = config.analysis_cpu_share
         self.per_person = config.analyses_per_person
+        self.hint_seconds = config.hint_seconds
+        self.hint_worlds = config.hint_worlds
         self.running: set[int] = set()
         self.nudged = asyncio.Event()
         self._pool: ProcessPoolExecutor | None = None
@@ -76,7 +84,7 @@ class Coach:
         with self.db.write() as s:
             found = s.get(GameAnalysis, table_id)
             if found is not None and found.status != "failed":
-                return _state(found)
+                return {**_state(found), "enabled": True, "hints": hints_used(s, table_id)}
             # The person's row is locked (PostgreSQL; SQLite's write transaction locks the
             # whole database): two requests of theirs count one after the other.
             s.execute(select(User.id).where(User.id == user.id).with_for_update())
@@ -104,13 +112,81 @@ class Coach:
                 found = s.get(GameAnalysis, table_id)
                 assert found is not None
         self.nudged.set()
-        return _state(found)
+        return self.state(table_id)
 
-    def state(self, table_id: int) -> dict[str, Any] | None:
-        """What the page shows: none asked yet (None), its progress, or the analysis."""
+    def state(self, table_id: int) -> dict[str, Any]:
+        """What the page shows: `none` asked yet, its progress, or the analysis; and at a
+        table that allowed hints, how many each seat asked for."""
         with self.db.open() as s:
             found = s.get(GameAnalysis, table_id)
-            return None if found is None else _state(found)
+            shown = NOT_ASKED if found is None else _state(found)
+            return {**shown, "enabled": self.enabled, "hints": hints_used(s, table_id)}
+
+    # -- hints --------------------------------------------------------------------------
+
+    def hint(self, hub: Tables, table_id: int, user: User) -> dict[str, Any]:
+        """The coach's move for the asking person's seat, on its turn, at a table that
+        allows hints: worked out once for each decision (the seat's row, by a guarded
+        update, says whether this decision's hint was asked already), counted, kept.
+
+        Raises:
+            ApiError: 403 at a table without hints (a rated one) or for a person with no
+                seat there; 409 when it is not their turn, or their hint for this decision
+                is still being worked out.
+        """
+        live = hub.current(table_id)
+        if not live.hints:
+            raise ApiError(
+                403,
+                "this table is rated: no hints (a table allows hints when it is created, "
+                "and is then not rated)",
+            )
+        seat = live.seat_of(user.id)
+        if seat is None:
+            raise ApiError(403, "only a player at this table may ask for a hint")
+        with live.lock:
+            state = live.state
+            if live.status != "running" or state is None or state.to_move != seat:
+                raise ApiError(409, "a hint is for your own turn", move=live.moves_made)
+            number, state_json = live.moves_made + 1, state.to_json()
+        kept = self._take_hint(table_id, seat, number)
+        if kept is not None:
+            return kept
+        future = hub.thinkers.submit(
+            hint_in_worker,
+            live.game.id,
+            state_json,
+            seat,
+            number,
+            self.hint_seconds,
+            self.hint_worlds,
+        )
+        hint = {**future.result(timeout=self.hint_seconds + 60), "number": number}
+        with self.db.write() as s:
+            s.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.number == seat, Seat.hint_move == number)
+                .values(hint=hint)
+            )
+            s.commit()
+        return hint
+
+    def _take_hint(self, table_id: int, seat: int, number: int) -> dict[str, Any] | None:
+        """Count a hint for decision `number`, or find the one asked for it already."""
+        fresh = or_(Seat.hint_move.is_(None), Seat.hint_move < number)
+        with self.db.write() as s:
+            taken = s.execute(
+                update(Seat)
+                .where(Seat.table_id == table_id, Seat.number == seat, fresh)
+                .values(hint_move=number, hint=None, hints_used=Seat.hints_used + 1)
+            )
+            if taken.rowcount == 1:
+                s.commit()
+                return None
+            kept = s.scalar(select(Seat.hint).where(Seat.table_id == table_id, Seat.number == seat))
+        if kept is None or kept.get("number") != number:
+            raise ApiError(409, "your hint for this move is still being worked out")
+        return kept
 
     # -- working --------------------------------------------------------------------------
 
@@ -202,6 +278,19 @@ class Coach:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
 
+NOT_ASKED = {"status": "none", "done_moves": 0, "total_moves": 0, "analysis": None, "error": None}
+
+
+def hints_used(s: DbSession, table_id: int) -> list[int] | None:
+    """Hints each seat asked for, at a table that allows them (None at one that does not)."""
+    if not s.scalar(select(Table.hints).where(Table.id == table_id)):
+        return None
+    counts = s.execute(
+        select(Seat.number, Seat.hints_used).where(Seat.table_id == table_id).order_by(Seat.number)
+    )
+    return [used for _, used in counts]
+
+
 def _state(found: GameAnalysis) -> dict[str, Any]:
     return {
         "status": found.status,
@@ -260,6 +349,14 @@ def analyse_in_worker(
         result=analysis.to_json(),
         finished_at=datetime.now(UTC),
     )
+
+
+def hint_in_worker(
+    game_id: str, state_json: dict[str, Any], seat: int, number: int, seconds: float, worlds: int
+) -> dict[str, Any]:
+    """In a bot worker: the hint, from the seat's observation only (as a bot's think)."""
+    state = games.get(game_id).state_from_json(state_json)
+    return suggest(observe(state, seat), number, seconds, worlds).to_json()
 
 
 def _write(db: Database, table_id: int, claim: str, **values: Any) -> None:

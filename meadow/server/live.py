@@ -94,6 +94,7 @@ class LiveTable:
     clock: Clock
     takeover_bot: str
     mode: str = "live"
+    hints: bool = False  # the coach suggests moves on request; never rated
     state: State | None = None
     log: list[Entry] = field(default_factory=list)
     standing: list[Entry] = field(default_factory=list)  # the moves not undone, in order

@@ -149,6 +149,12 @@ class Settings(BaseSettings):
     analysis_worlds: int = Field(
         32, ge=1, le=10_000, description="The most sampled worlds one decision is weighed in."
     )
+    hint_seconds: float = Field(
+        1.0, gt=0, le=10, description="The most a hint at a table that allows them is weighed for."
+    )
+    hint_worlds: int = Field(
+        16, ge=1, le=1000, description="The most sampled worlds a hint's moves are weighed in."
+    )
     analyses_per_person: int = Field(
         3,
         ge=1,

@@ -103,6 +103,8 @@ class Table(Base):
     grace_seconds: Mapped[int] = mapped_column(default=30)
     takeover_bot: Mapped[str] = mapped_column(String(40), default="easy")
     private: Mapped[bool] = mapped_column(default=False)  # never listed: the invitation only
+    # Hints allowed (the coach suggests a move on request): shown to everyone, never rated.
+    hints: Mapped[bool] = mapped_column(default=False)
     # The table its people were offered to play again at, once one of them asked for it.
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", ondelete="SET NULL"))
     turn_since: Mapped[datetime] = mapped_column(default=now)  # the pending decision began
@@ -138,6 +140,11 @@ class Seat(Base):
     # level's), written with the ratings in the last move's transaction.
     rating_before: Mapped[float | None]
     rating_after: Mapped[float | None]
+    # Hints this seat asked for (a table that allows them); the last one is kept for the
+    # decision it was asked at (`hint_move`), so that asking again costs nothing.
+    hints_used: Mapped[int] = mapped_column(default=0)
+    hint_move: Mapped[int | None]
+    hint: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     table: Mapped[Table] = relationship(back_populates="seats")
     user: Mapped[User | None] = relationship(foreign_keys=[user_id])

@@ -187,3 +187,94 @@ def test_only_one_of_many_claims_takes_the_work(tmp_path: Path):
         rows = s.query(GameAnalysis).all()
         assert all(r.status == "running" and r.claim for r in rows)
         assert len({r.claim for r in rows}) == 5
+
+
+def hint_table(person: Client, hints: bool = True) -> int:
+    created = person.post(
+        "/api/tables",
+        json={"game": "harmonies", "players": 2, "seats": [None, "random"], "hints": hints},
+    )
+    assert created.status_code == 201, created.text
+    table_id = created.json()["id"]
+    assert person.post(f"/api/tables/{table_id}/start").status_code == 204
+    return table_id
+
+
+def my_turn(person: Client, table_id: int) -> dict:
+    for _ in range(200):
+        state = person.table(table_id)["game_state"]
+        if state["to_move"] == 0 and state["legal"]:
+            return state
+        time.sleep(0.05)
+    raise AssertionError("never my turn")
+
+
+def test_a_hint_is_a_legal_move_of_mine_counted_once_a_decision(coached: Server):
+    me = coached.client().signup(f"hinted-{secrets.token_hex(3)}")
+    table_id = hint_table(me)
+    assert me.table(table_id)["hints"] is True  # shown to everyone
+    state = my_turn(me, table_id)
+    hint = me.post(f"/api/tables/{table_id}/hint")
+    assert hint.status_code == 200, hint.text
+    found = hint.json()
+    assert found["move"] in state["legal"] and found["number"] == state["move"] + 1
+    assert found["words"]
+    again = me.post(f"/api/tables/{table_id}/hint")
+    assert again.json() == found  # the same decision: the kept hint, not a second count
+    assert me.get(f"/api/tables/{table_id}/analysis").json()["hints"] == [1, 0]
+    played = me.post(
+        f"/api/tables/{table_id}/moves", json={"move": state["move"] + 1, "action": found["move"]}
+    )
+    assert played.status_code == 200, played.text
+    # The next decision: a hint of its own, counted.
+    state = my_turn(me, table_id)
+    assert me.post(f"/api/tables/{table_id}/hint").json()["number"] == state["move"] + 1
+    assert me.get(f"/api/tables/{table_id}/analysis").json()["hints"] == [2, 0]
+    final = play_out({0: me}, table_id, random.Random(3))
+    assert final["over"]
+    # Not rated, and its record says hints were at hand.
+    assert all(seat["rating"] is None for seat in me.table(table_id)["seats"])
+    assert me.get(f"/api/tables/{table_id}/record").json()["hints"] == [2, 0]
+
+
+def test_a_rated_table_refuses_a_hint_at_the_server(coached: Server):
+    me = coached.client().signup(f"rated-{secrets.token_hex(3)}")
+    table_id = hint_table(me, hints=False)
+    my_turn(me, table_id)
+    refused = me.post(f"/api/tables/{table_id}/hint")
+    assert refused.status_code == 403 and "rated" in refused.json()["error"]
+    assert "hints" not in me.get(f"/api/tables/{table_id}/record").json()
+
+
+def test_a_hint_is_only_for_my_own_turn_at_my_own_seat(coached: Server):
+    me = coached.client().signup(f"own-{secrets.token_hex(3)}")
+    other = coached.client().signup(f"other-{secrets.token_hex(3)}")
+    created = me.post(
+        "/api/tables",
+        json={"game": "harmonies", "players": 2, "seats": [None, None], "hints": True},
+    )
+    table_id = created.json()["id"]
+    assert other.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert me.post(f"/api/tables/{table_id}/start").status_code == 204
+    watcher = coached.client().signup(f"watcher-{secrets.token_hex(3)}")
+    assert watcher.post(f"/api/tables/{table_id}/hint").status_code == 403
+    assert coached.client().post(f"/api/tables/{table_id}/hint").status_code == 401
+    # My whole first turn played; then it is the other person's, and my hint is refused.
+    while (state := me.table(table_id)["game_state"])["to_move"] == 0:
+        move = {"move": state["move"] + 1, "action": state["legal"][0]}
+        assert me.post(f"/api/tables/{table_id}/moves", json=move).status_code == 200
+    refused = me.post(f"/api/tables/{table_id}/hint")
+    assert refused.status_code == 409 and "your own turn" in refused.json()["error"]
+    assert other.post(f"/api/tables/{table_id}/hint").status_code == 200
+
+
+def test_racing_hint_requests_count_one(coached: Server):
+    me = coached.client().signup(f"racing-{secrets.token_hex(3)}")
+    table_id = hint_table(me)
+    my_turn(me, table_id)
+    answers = at_once([lambda: me.post(f"/api/tables/{table_id}/hint")] * 6)
+    codes = sorted(a.status_code for a in answers)
+    assert set(codes) <= {200, 409} and 200 in codes
+    moves = {a.json()["move"] for a in answers if a.status_code == 200}
+    assert len(moves) == 1
+    assert me.get(f"/api/tables/{table_id}/analysis").json()["hints"] == [1, 0]

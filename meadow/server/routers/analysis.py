@@ -1,4 +1,5 @@
-"""The coach's analysis of a finished game: ask for it, then follow it to the end."""
+"""The coach's routes: a finished game's analysis (ask for it, then follow it to the end), and
+a hint at a table that allows them."""
 
 from __future__ import annotations
 
@@ -20,14 +21,12 @@ async def coach(connection: HTTPConnection) -> Coach:
     return connection.app.state.coach
 
 
-NOT_ASKED = {"status": "none", "done_moves": 0, "total_moves": 0, "analysis": None, "error": None}
-
-
 @router.get("/tables/{table_id}/analysis", responses=refusals(404, 422))
 def analysis(table_id: ReadableTable, the_coach: Coach = Depends(coach)) -> dict[str, Any]:
     """The analysis of a finished game: `none` (not asked for), `queued`, `running` (with
-    the moves done of the moves in the game), `done` (with the analysis) or `failed`."""
-    return the_coach.state(table_id) or {**NOT_ASKED, "enabled": the_coach.enabled}
+    the moves done of the moves in the game), `done` (with the analysis) or `failed`; and
+    at a table that allowed hints, how many each seat asked for."""
+    return the_coach.state(table_id)
 
 
 @router.post(
@@ -45,3 +44,16 @@ def ask_for_analysis(
     if live.status != "finished":
         raise ApiError(409, "only a finished game is analysed")
     return the_coach.ask(table_id, user, len(live.record().actions))
+
+
+@router.post("/tables/{table_id}/hint", responses=refusals(401, 403, 404, 409))
+def ask_for_hint(
+    table_id: ReadableTable,
+    user: User = Depends(signed_in),
+    hub: Tables = Depends(tables),
+    the_coach: Coach = Depends(coach),
+) -> dict[str, Any]:
+    """The coach's move for your seat, on your turn, at a table created with hints allowed
+    (a rated table refuses: 403). From your seat's view only; counted, and asked again for
+    the same decision, the same hint without a count."""
+    return the_coach.hint(hub, table_id, user)

@@ -18,6 +18,7 @@ from meadow.bots import levels
 from meadow.core.errors import MeadowError
 from meadow.server import access, chat, outbound
 from meadow.server.access import MAX_ID
+from meadow.server.coach import hints_used
 from meadow.server.deps import (
     DatabaseRoute,
     ReadableTable,
@@ -67,6 +68,11 @@ class NewTable(BaseModel):
     )
     private: StrictBool = Field(
         False, description="Listed nowhere: people come only through the invitation."
+    )
+    hints: StrictBool = Field(
+        False,
+        description="Hints allowed: any seat may ask the coach for a move on its turn. Shown "
+        "to everyone; the game is not rated.",
     )
 
 
@@ -128,6 +134,7 @@ def create_table(
         clock,
         most_open=config.open_tables_per_host,
         private=body.private,
+        hints=body.hints,
     )
     table = s.get(Table, table_id)
     assert table is not None
@@ -419,12 +426,17 @@ def ratings(game_id: str, s: DbSession = Depends(db_session)) -> dict[str, Any]:
 
 
 @router.get("/tables/{table_id}/record", responses=refusals(404, 409, 422))
-def record(table_id: ReadableTable, hub: Tables = Depends(tables)) -> dict[str, Any]:
+def record(
+    table_id: ReadableTable, hub: Tables = Depends(tables), s: DbSession = Depends(db_session)
+) -> dict[str, Any]:
     """The whole record, seed included: only once the game is over."""
     live = hub.current(table_id)
     if live.status != "finished":
         raise ApiError(409, "the record (with its seed) is available once the game is over")
-    return live.record().to_json()
+    record = live.record().to_json()
+    if live.hints:  # the record says so: its moves were played with the coach's help at hand
+        record["hints"] = hints_used(s, table_id)
+    return record
 
 
 def _summary(table: Table) -> dict[str, Any]:
@@ -437,6 +449,7 @@ def _summary(table: Table) -> dict[str, Any]:
         "options": table.options,
         "mode": table.mode,
         "private": table.private,
+        "hints": table.hints,
         "status": table.status,
         "moves_made": table.moves_made,
         "clock": {

@@ -120,9 +120,10 @@ class Tables:
         clock: dict[str, Any] | None = None,
         most_open: int | None = None,
         private: bool = False,
+        hints: bool = False,
     ) -> int:
         return self.seating.create(
-            host, game_id, players, options, seats, mode, clock, most_open, private
+            host, game_id, players, options, seats, mode, clock, most_open, private, hints
         )
 
     def join(self, table_id: int, user: User) -> int:

@@ -215,6 +215,7 @@ def from_row(table: Table) -> LiveTable:
         ),
         takeover_bot=table.takeover_bot,
         mode=table.mode,
+        hints=table.hints,
         resting=table.due_at is not None,
     )
 

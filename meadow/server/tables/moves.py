@@ -258,7 +258,8 @@ class MovePath:
         now = datetime.now(UTC)
         used = live.clock.used_ms[entry.seat] + _ms(now - live.clock.turn_since)
         ratings = None
-        if final is not None:  # the game ends: its ratings change with this line
+        # The game ends: its ratings change with this line (a table with hints is not rated).
+        if final is not None and not live.hints:
             ratings = partial(
                 rate, game_id=live.game.id, seats=list(live.seats), final=final, table_id=live.id
             )

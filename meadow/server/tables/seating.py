@@ -46,13 +46,15 @@ class Seating:
         clock: dict[str, Any] | None = None,
         most_open: int | None = None,
         private: bool = False,
+        hints: bool = False,
     ) -> int:
         """A new open table; `seats` holds a bot name per seat, None for a person. The host
         takes the first seat for a person. `clock`: move_seconds or game_seconds,
         grace_seconds, and the takeover bot. `most_open`: how many open tables one person
         may host (409 past it), counted under a lock on the host's row so that creates at
         once, through any process, never pass it together. `private`: listed nowhere, reached
-        only through its invitation."""
+        only through its invitation. `hints`: the coach suggests moves on request, and the game
+        is not rated."""
         bot_rules = self.hub.bot_rules
         clock = clock or {}
         game = games.get(game_id)
@@ -83,6 +85,7 @@ class Seating:
                 grace_seconds=clock.get("grace_seconds", 30),
                 takeover_bot=takeover,
                 private=private,
+                hints=hints,
             )
             host_seated = False
             for number, bot in enumerate(seats):
@@ -290,6 +293,7 @@ def _again(old: Table, host: User) -> Table:
         grace_seconds=old.grace_seconds,
         takeover_bot=old.takeover_bot,
         private=True,
+        hints=old.hints,
     )
     for seat in old.seats:
         person = seat.user_id

@@ -1,7 +1,9 @@
-"""The coach's analyses of finished games (issue 45)
+"""The coach: analyses of finished games, and hints at tables that allow them (issue 45)
 
-One row a table: asked for once and kept. `claim` names the process computing it, set by a
-guarded update, so that in a cluster exactly one process does the work (docs/ai.md).
+`analyses`: one row a table, asked for once and kept. `claim` names the process computing
+it, set by a guarded update, so that in a cluster exactly one process does the work
+(docs/ai.md). `tables.hints`: the table allows hints (and is not rated); each seat counts the
+hints it asked for and keeps its last one for the decision it was asked at.
 
 Revision ID: 0014
 Revises: 0013
@@ -18,7 +20,16 @@ branch_labels = None
 depends_on = None
 
 
+# Plain ALTER TABLE, never a batch: see 0011 (the foreign keys refuse a copy).
 def upgrade() -> None:
+    op.add_column(
+        "tables", sa.Column("hints", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.add_column(
+        "seats", sa.Column("hints_used", sa.Integer(), nullable=False, server_default="0")
+    )
+    op.add_column("seats", sa.Column("hint_move", sa.Integer(), nullable=True))
+    op.add_column("seats", sa.Column("hint", sa.JSON(), nullable=True))
     op.create_table(
         "analyses",
         sa.Column(
@@ -46,3 +57,7 @@ def downgrade() -> None:
     op.drop_index("ix_analyses_requested_by", table_name="analyses")
     op.drop_index("ix_analyses_status", table_name="analyses")
     op.drop_table("analyses")
+    op.drop_column("seats", "hint")  # SQLite 3.35 and later drop a column in place
+    op.drop_column("seats", "hint_move")
+    op.drop_column("seats", "hints_used")
+    op.drop_column("tables", "hints")
