@@ -84,3 +84,29 @@ def test_the_page_says_how_far_the_analysis_has_come(player: Player, server: Ser
     assert progress is not None
     player.page.wait_for_selector(".analysis .chance-graph", timeout=300_000)
     assert player.errors == []
+
+
+def test_a_hint_at_a_table_that_allows_them_is_drawn_and_can_be_followed(
+    player: Player, server: Server
+):
+    player.sign_up(f"hinted-{secrets.token_hex(3)}")
+    player.choose_pace("off")
+    player.open("#/")
+    player.page.check("#new-table input[name=hints]")
+    table_id = player.create_table("harmonies", ["easy"])
+    page = player.page
+    page.wait_for_selector(".table .tag.hints")
+    assert player.wait_for_turn_or_end()
+    before = player.table_state()["move"]
+    page.click(".actions .ask-hint")
+    words = page.wait_for_selector(".hint-words")
+    assert words is not None and "Hint:" in words.inner_text()
+    # Following the hint: click what it lights, key after key, until the move is sent.
+    for _ in range(6):
+        if player.table_state()["move"] != before:
+            break
+        page.locator(".table .hinted.choosable").first.click()
+    page.wait_for_function("(b) => document.querySelector('.table').dataset.move !== b", arg=before)
+    hints = server.client().get(f"/api/tables/{table_id}/analysis").json()["hints"]
+    assert hints == [1, 0]
+    assert player.errors == []

@@ -42,7 +42,7 @@ export function seatNames(table) {
 function tableList(titleKey, tables, action) {
   const rows = tables.map((table) =>
     html("tr", { "data-table": table.id }, [
-      html("td", {}, [t(`${table.game}.title`)]),
+      html("td", {}, [t(`${table.game}.title`), table.hints ? html("span", { class: "tag hints" }, [t("lobby.hints_tag")]) : null]),
       html("td", {}, [seatNames(table)]),
       html("td", {}, [t(`status.${table.status}`)]),
       html("td", {}, [action(table)]),
@@ -155,6 +155,7 @@ function newTableForm(games) {
   ]);
   const moveSeconds = html("input", { type: "number", name: "move_seconds", min: 10, max: 86400 * 7, placeholder: t("lobby.no_clock") });
   const privateBox = html("input", { type: "checkbox", name: "private" });
+  const hintsBox = html("input", { type: "checkbox", name: "hints" });
   const options = html("div", { class: "options" });
   const seats = html("div", { class: "seats" });
   let optionFields = [];
@@ -191,6 +192,7 @@ function newTableForm(games) {
     html("label", {}, [t("lobby.mode"), mode]),
     html("label", {}, [t("lobby.move_seconds"), moveSeconds]),
     html("label", { class: "check" }, [privateBox, t("lobby.private")]),
+    html("label", { class: "check" }, [hintsBox, t("lobby.hints"), html("small", { class: "hint" }, [t("lobby.hints_help")])]),
     html("button", { type: "submit", class: "primary" }, [t("lobby.create")]),
   ]);
   form.addEventListener("submit", async (event) => {
@@ -203,6 +205,7 @@ function newTableForm(games) {
       seats: chosenSeats,
       mode: mode.value,
       private: privateBox.checked,
+      hints: hintsBox.checked,
     };
     if (moveSeconds.value) body.move_seconds = Number(moveSeconds.value);
     try {

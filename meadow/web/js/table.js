@@ -46,6 +46,7 @@ class LiveTable {
     this.picked = [];
     this.planned = [];
     this.fresh = [];
+    this.hint = null; // the coach's move for this seat, at a table that allows hints
     this.closed = false;
     this.retries = 0;
     // The clock as far as this page can tell: when the current decision began, and each
@@ -329,6 +330,7 @@ class LiveTable {
     return html("header", { class: "table-head" }, [
       html("h1", {}, [t(`${this.info.game}.title`)]),
       rulesLink(this.info.game, this.info.id),
+      this.info.hints ? html("span", { class: "tag hints" }, [t("table.hints_allowed")]) : null,
       html("ul", { class: "seats" }, seats),
       html("p", { class: myTurn ? "status mine" : "status" }, [status]),
       html("p", { class: "clock" }, [this.clockText()]),
@@ -410,6 +412,10 @@ class LiveTable {
     magnifyOn(board, this.module, ctx);
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
     markKeys(board, next, this.picked, (key) => this.pick(key));
+    const hinted = this.hintedKeys(ctx);
+    for (const key of hinted) {
+      for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add("hinted");
+    }
     if (this.fresh.length && session.settings.animations) markFresh(board, this.fresh);
     this.fresh = [];
     const side = html("aside", { class: "side" }, [
@@ -429,12 +435,17 @@ class LiveTable {
   }
 
   actionBar(ctx, next, myTurn) {
+    const hinted = this.hintedKeys(ctx);
     const buttons = [...next]
       .filter((key) => key.startsWith("button:"))
       .map((key) => {
         const label = (this.module.label && this.module.label(key, ctx)) || ctx.t(`button.${key.slice(7)}`);
-        return html("button", { type: "button", class: "choosable", "data-key": key, onclick: () => this.pick(key) }, [label]);
+        const cls = hinted.includes(key) ? "choosable hinted" : "choosable";
+        return html("button", { type: "button", class: cls, "data-key": key, onclick: () => this.pick(key) }, [label]);
       });
+    if (myTurn && this.info.hints) {
+      buttons.push(html("button", { type: "button", class: "ask-hint", onclick: () => this.askHint() }, [t("table.hint")]));
+    }
     if (this.picked.length) {
       buttons.push(html("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, [t("table.cancel")]));
     }
@@ -442,11 +453,33 @@ class LiveTable {
       buttons.push(html("button", { type: "button", class: "undo", onclick: () => this.undo() }, [t("table.undo")]));
     }
     const prompt = myTurn ? t(this.picked.length ? "table.go_on" : "table.choose") : "";
+    const hint = hinted.length ? html("p", { class: "hint-words" }, [t("table.hint_says", { words: this.hint.words })]) : null;
     // The bar is pinned at the bottom on a phone, where the thumb is; the zoom is for there.
     const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": Boolean(this.zoom), onclick: () => this.toggleZoom() }, [
       t(this.zoom ? "table.zoom_out" : "table.zoom_in"),
     ]);
-    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), ...buttons, zoom]);
+    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), hint, ...buttons, zoom]);
+  }
+
+  // The coach's move for this decision, asked for at a table that allows hints (the server
+  // refuses elsewhere, counts each decision's hint once, and works it out from this seat's
+  // view only).
+  async askHint() {
+    try {
+      this.hint = await api("POST", `/api/tables/${this.info.id}/hint`);
+    } catch (error) {
+      this.refused(problem(error));
+      return;
+    }
+    this.draw();
+  }
+
+  // The keys the hinted move is clicked by, while the hint is for the decision at hand.
+  hintedKeys(ctx) {
+    const position = this.position;
+    if (!this.hint || !position || this.hint.number !== position.move + 1) return [];
+    const choice = (position.choices || []).find((c) => c.text === this.hint.move);
+    return choice ? this.module.path(choice, ctx) : [];
   }
 
   // Enlarge the board until its smallest target is a thumb's width (at most 3 times).
