@@ -70,6 +70,18 @@ def test_the_replay_shows_the_analysis_graph_marks_and_the_better_move(
     assert page.locator(".board .better-move").count() > 0, decision["best"]
     assert page.locator(".board .played-move").count() > 0, decision["played"]
     page.screenshot(path=str(shots / "replay-analysis.png"), full_page=True)
+
+    # The end-of-game panel at the table: each person's accuracy and biggest mistake, with
+    # a link into the replay at that move.
+    player.open(f"#/table/{table_id}")
+    person = page.wait_for_selector(".after-analysis .accuracy li[data-seat='0']")
+    assert person is not None and host.name in person.inner_text()
+    assert f"accuracy {analysis['seats'][0]['accuracy']:.1f}" in person.inner_text()
+    worst = page.locator(".after-analysis .worst-move")
+    if worst.count():
+        move = int(worst.first.get_attribute("href").rsplit("/", 1)[1])
+        worst.first.click()
+        page.wait_for_selector(f".replay[data-step='{move}'] .log .mark-badge")
     assert player.errors == []
 
 

@@ -48,7 +48,7 @@ const ROUTES = [
   [/^#\/confirm\/([\w-]+)$/, (m) => confirmPage(m[1])],
   [/^#\/undo-address\/([\w-]+)$/, (m) => undoAddressPage(m[1])],
   [/^#\/table\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), tablePage(Number(m[1])))],
-  [/^#\/replay\/(\d+)(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[2]), replayPage(Number(m[1])))],
+  [/^#\/replay\/(\d+)(?:\/(\d+))?(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[3]), replayPage(Number(m[1]), m[2] === undefined ? null : Number(m[2])))],
   [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
   [/^#\/invite\/([\w-]+)$/, (m) => invitePage(m[1])],
   [/^#?\/?$/, () => lobbyPage()],

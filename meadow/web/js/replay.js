@@ -13,7 +13,8 @@ import { AnalysisPanel, markBadge } from "./analysis.js";
 
 const { html } = draw;
 
-export async function replayPage(id) {
+// `at`: the step to open at (the end when null): the move a link points to.
+export async function replayPage(id, at = null) {
   let info;
   let first;
   let said;
@@ -28,7 +29,7 @@ export async function replayPage(id) {
   const root = html("div", { class: `table replay game-${info.game}`, "data-table": id });
   const players = info.seats.map((s) => ({ name: s.person, bot: s.bot }));
   const last = first.moves;
-  let step = last;
+  let step = at === null ? last : Math.max(0, Math.min(last, at));
   // What was said at the table, up to the step shown (and after the game, at its end).
   const chat = new ChatBox(id, { upTo: step });
   chat.setLines(said);
