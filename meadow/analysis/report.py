@@ -161,7 +161,7 @@ def analyse_game(
         if judgement is not None:
             assert observation is not None
             seen[number] = observation
-            decision = _placed(judgement, len(turns), mapping, solo, cuts, number / total)
+            decision = placed(judgement, len(turns), mapping, solo, cuts, number / total)
             decisions.append(decision)
         run.append((number, seat, action_text, decision))
     if run:
@@ -191,7 +191,7 @@ def _walk(
         progress(total, total)
 
 
-def _placed(
+def placed(
     judgement: Judgement,
     turn: int,
     mapping: WinChance,
@@ -199,6 +199,7 @@ def _placed(
     cuts: Thresholds,
     progress: float,
 ) -> Decision:
+    """A judgement on the win-chance scale (a solo game's points on a 2-player scale), marked."""
     if solo:
         loss = 0.5 - mapping.chance(-judgement.loss, progress) if judgement.loss else 0.0
         return Decision(judgement, turn, None, None, loss, cuts.mark(loss))

@@ -4,6 +4,7 @@ level that plays each game with its own bot (`LevelBot`)."""
 from __future__ import annotations
 
 from meadow.bots.base import Bot, Observation
+from meadow.bots.guide import GuideBot
 from meadow.bots.levels import LEVELS, SECONDS, Bounded, spec_for
 from meadow.bots.mcts import MctsBot
 from meadow.bots.reply import ReplyBot
@@ -35,6 +36,8 @@ def make_bot(spec: str) -> Bot:
         return RandomBot()
     if spec == "greedy":
         return GreedyBot()
+    if spec == "guide":
+        return GuideBot()
     kind, _, rest = spec.partition(":")
     if kind == "greedy":
         return _careless_greedy(spec, rest)

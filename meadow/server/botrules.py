@@ -18,7 +18,8 @@ from meadow.core.errors import MeadowError
 from meadow.rl.players import make_player
 from meadow.server.errors import ApiError
 
-PLAIN = frozenset({*LEVELS, "random", "greedy"})
+# "guide" plays a guided first game's written moves (meadow.bots.guide), greedy elsewhere.
+PLAIN = frozenset({*LEVELS, "random", "greedy", "guide"})
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,16 @@ from meadow.server.logs import RequestId
 from meadow.server.mail import Mailer
 from meadow.server.moderation import Moderation
 from meadow.server.protect import SameSite, SecurityHeaders
-from meadow.server.routers import accounts, admin, analysis, chat, people, sockets, tables
+from meadow.server.routers import (
+    accounts,
+    admin,
+    analysis,
+    chat,
+    learn,
+    people,
+    sockets,
+    tables,
+)
 from meadow.server.settings import Settings, get_settings
 from meadow.server.tables import Tables
 from meadow.store import Database
@@ -110,6 +119,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
     app.include_router(sockets.router)
     app.include_router(chat.router)
     app.include_router(analysis.router)
+    app.include_router(learn.router)
     app.include_router(people.router)
     app.include_router(admin.router)
     _answer_unrouted(app)

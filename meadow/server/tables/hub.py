@@ -121,9 +121,10 @@ class Tables:
         most_open: int | None = None,
         private: bool = False,
         hints: bool = False,
+        seed: int | None = None,
     ) -> int:
         return self.seating.create(
-            host, game_id, players, options, seats, mode, clock, most_open, private, hints
+            host, game_id, players, options, seats, mode, clock, most_open, private, hints, seed
         )
 
     def join(self, table_id: int, user: User) -> int:

@@ -47,6 +47,7 @@ class Seating:
         most_open: int | None = None,
         private: bool = False,
         hints: bool = False,
+        seed: int | None = None,
     ) -> int:
         """A new open table; `seats` holds a bot name per seat, None for a person. The host
         takes the first seat for a person. `clock`: move_seconds or game_seconds,
@@ -54,7 +55,7 @@ class Seating:
         may host (409 past it), counted under a lock on the host's row so that creates at
         once, through any process, never pass it together. `private`: listed nowhere, reached
         only through its invitation. `hints`: the coach suggests moves on request, and the game
-        is not rated."""
+        is not rated. `seed`: a deal chosen in advance (a guided first game's), else a new one."""
         bot_rules = self.hub.bot_rules
         clock = clock or {}
         game = games.get(game_id)
@@ -76,7 +77,7 @@ class Seating:
                 game=game.id,
                 options=checked,
                 players=players,
-                seed=str(new_seed()),
+                seed=str(new_seed() if seed is None else seed),
                 mode=mode,
                 invite=secrets.token_urlsafe(12),
                 host_id=host.id,
