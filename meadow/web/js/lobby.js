@@ -5,6 +5,7 @@ import { html } from "./draw.js";
 import { botName, currentLanguage, t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
 import { rememberWhereTo } from "./account.js";
+import { learnCard } from "./guide.js";
 
 // The level a new seat starts at: a first game against the computer should be a gentle one.
 const FIRST_LEVEL = "easy";
@@ -28,7 +29,7 @@ export async function lobbyPage() {
   // Tables open and fill while the lobby is on screen: look again every few seconds.
   const every = setInterval(() => refresh().catch(() => null), 5000);
   return {
-    nodes: [html("div", { class: "columns" }, [newTableForm(games), lists])],
+    nodes: [html("div", { class: "columns" }, [html("div", {}, [learnCard(games), newTableForm(games)]), lists])],
     leave: () => clearInterval(every),
   };
 }

@@ -141,6 +141,7 @@ export class MovePlayer {
     this.waiting = [];
     this.running = false;
     this.generation = 0; // a skip ends whatever was being waited for
+    this.hurry = false; // every move at once (a guided game played to its end)
   }
 
   get busy() {
@@ -151,7 +152,7 @@ export class MovePlayer {
   // A hidden tab shows at once too: nobody watches, and its timers and frames are held back
   // (the title must say "your move" when the move comes).
   push(message, paced) {
-    if (!paced || pace() === "off" || document.hidden) {
+    if (!paced || this.hurry || pace() === "off" || document.hidden) {
       if (this.busy) this.waiting.push({ message, paced: false });
       else this.showing(message, false);
       return;

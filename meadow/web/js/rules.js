@@ -8,6 +8,7 @@ import * as draw from "./draw.js";
 import { currentLanguage, gameT, t } from "./i18n.js";
 import { GAMES, problem, session } from "./session.js";
 import { loadModule } from "./board.js";
+import { learnButton } from "./guide.js";
 
 const { html } = draw;
 
@@ -109,6 +110,7 @@ class RulesPage {
           ])
         : null,
       tableNote ? html("p", { class: "hint rules-table" }, [tableNote]) : null,
+      html("p", { class: "rules-learn" }, [learnButton(this.game)]),
       ...(this.rules.standin || []).map((text) =>
         html("p", { class: "rules-standin" }, [html("strong", {}, [t("standin")]), `: ${text}`]),
       ),

@@ -1,5 +1,6 @@
 // A table: the waiting room before the start, then the game as this seat sees it, live.
 
+import { Guide } from "./guide.js";
 import { api, socketUrl } from "./api.js";
 import * as draw from "./draw.js";
 import { botName, gameT, t } from "./i18n.js";
@@ -63,6 +64,7 @@ class LiveTable {
     // shown or still waiting its turn.
     this.player = new MovePlayer((message, how) => this.show(message, how));
     this.heard = 0;
+    this.guide = Guide.wanted(info) ? new Guide(this) : null; // a guided first game
     this.draw();
     this.connect(0);
   }
@@ -297,6 +299,7 @@ class LiveTable {
     this.root.replaceChildren(...parts);
     this.chat.afterMove(kept);
     this.fitZoom();
+    if (this.guide) this.guide.afterDraw(myTurn);
   }
 
   header(myTurn) {
@@ -412,6 +415,7 @@ class LiveTable {
     magnifyOn(board, this.module, ctx);
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
     markKeys(board, next, this.picked, (key) => this.pick(key));
+    if (this.guide) this.guide.mark(board, ctx, myTurn);
     const hinted = this.hintedKeys(ctx);
     for (const key of hinted) {
       for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add("hinted");
@@ -440,7 +444,8 @@ class LiveTable {
       .filter((key) => key.startsWith("button:"))
       .map((key) => {
         const label = (this.module.label && this.module.label(key, ctx)) || ctx.t(`button.${key.slice(7)}`);
-        const cls = hinted.includes(key) ? "choosable hinted" : "choosable";
+        const guided = this.guide && this.guide.target(ctx) === key ? " guide-target" : "";
+        const cls = (hinted.includes(key) ? "choosable hinted" : "choosable") + guided;
         return html("button", { type: "button", class: cls, "data-key": key, onclick: () => this.pick(key) }, [label]);
       });
     if (myTurn && this.info.hints) {
@@ -458,7 +463,8 @@ class LiveTable {
     const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": Boolean(this.zoom), onclick: () => this.toggleZoom() }, [
       t(this.zoom ? "table.zoom_out" : "table.zoom_in"),
     ]);
-    return html("div", { class: "actions" }, [html("p", { class: "prompt" }, [prompt]), hint, ...buttons, zoom]);
+    const guide = this.guide ? this.guide.box(ctx, myTurn) : null;
+    return html("div", { class: "actions" }, [guide, html("p", { class: "prompt" }, [prompt]), hint, ...buttons, zoom]);
   }
 
   // The coach's move for this decision, asked for at a table that allows hints (the server
