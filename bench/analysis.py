@@ -3,9 +3,10 @@
     python -m bench.analysis [--seconds-per-move 0.5] [--game topiary] [--seed 1]
 
 Each game is a 2-player game of the greedy bot against itself (a game of realistic length,
-quick to play), then judged decision by decision (`meadow.analysis.analyse`), on one core.
-A row: decisions judged (those with a choice), the wall time of the whole analysis, the
-mean worlds each decision was weighed in, and each seat's mean loss in points.
+quick to play), then analysed whole as the server does it (`meadow.analysis.analyse_game`:
+every decision judged, the turns, the swings told in words), on one core. A row: decisions
+judged (those with a choice), the wall time of the whole analysis, the mean worlds each
+decision was weighed in, and each seat's accuracy.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import platform
 import time
 
 from meadow import games
-from meadow.analysis import analyse
+from meadow.analysis import analyse_game
 from meadow.bots import GreedyBot, observe
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
@@ -41,21 +42,19 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# {platform.processor() or platform.machine()}, python {platform.python_version()}")
     print(f"# python -m bench.analysis --seconds-per-move {args.seconds_per_move:g}")
-    print("| game | moves | decisions judged | seconds | mean worlds | mean loss seat 0 | seat 1 |")
+    print("| game | moves | decisions judged | seconds | mean worlds | accuracy seat 0 | seat 1 |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for game_id in args.game or games.ids():
         record = greedy_game(game_id, args.seed)
         started = time.perf_counter()
-        judged = list(analyse(record, args.seconds_per_move))
+        analysis = analyse_game(record, args.seconds_per_move)
         took = time.perf_counter() - started
+        judged = [d.judgement for d in analysis.decisions]
         worlds = sum(j.worlds for j in judged) / max(len(judged), 1)
-        losses = []
-        for seat in (0, 1):
-            own = [j.loss for j in judged if j.seat == seat]
-            losses.append(sum(own) / max(len(own), 1))
+        seats = analysis.seats
         print(
             f"| {game_id} | {len(record.actions)} | {len(judged)} | {took:.1f} | "
-            f"{worlds:.1f} | {losses[0]:.2f} | {losses[1]:.2f} |",
+            f"{worlds:.1f} | {seats[0].accuracy:.1f} | {seats[1].accuracy:.1f} |",
             flush=True,
         )
 

@@ -3,11 +3,11 @@ accuracy and result agree.
 
     python -m bench.coach [--part blunders|levels|agreement] [--game topiary] [--worlds 16]
 
-- blunders: for each game, positions of random games (seeds 1, 2, ..., after 8 to 40 % of
-  a game's moves) where one legal move keeps at least `--gap` points less than the best by a
-  first look (each move played and settled in 8 worlds of the mover's view); that move is
-  played and judged. Reported: how many such planted blunders were found, and how many the
-  coach marked mistake or blunder (and inaccuracy or worse).
+- blunders: for each game, positions of random games (seeds 1, 2, ..., after 25 to 75 % of
+  a game's moves) where one legal move keeps at least a tenth of a winner's score (GAPS)
+  less than the best by a first look (each move played and settled in 8 worlds of the
+  mover's view); that move is played and judged. Reported: how many such planted blunders
+  were found, and how many the coach marked mistake or blunder (and inaccuracy or worse).
 - levels: `--games` 2-player games of `hard` against `random`, seats alternating, each then
   analysed whole; the share of games where random's accuracy was the lower, and the means.
 - agreement: games of `greedy` against `greedy:0.2` (close enough that either may win),
@@ -39,6 +39,9 @@ BAD = {Mark.MISTAKE, Mark.BLUNDER}
 # About how many moves a 2-player game of each title lasts (greedy play, bench/analysis.py):
 # where in a game a planted position falls, and its progress for the win chance.
 GAME_MOVES = {"topiary": 46, "harmonies": 110, "renature": 138, "mystic_vale": 243}
+# Points a planted blunder gives away at least, about a tenth of a winner's final score (a
+# Mystic Vale game ends near 35 points, the others near 70).
+GAPS = {"topiary": 7.0, "harmonies": 6.0, "renature": 7.0, "mystic_vale": 4.0}
 
 
 def planted(game_id: str, seed: int, gap: float) -> tuple[object, object, int, float] | None:
@@ -48,7 +51,7 @@ def planted(game_id: str, seed: int, gap: float) -> tuple[object, object, int, f
     state = game.setup(2, {}, seed)
     rng = Rng(seed)
     moves = 0
-    stop = int(GAME_MOVES[game_id] * (0.08 + 0.32 * rng.random()))
+    stop = int(GAME_MOVES[game_id] * (0.25 + 0.5 * rng.random()))
     while not state.is_over and moves < stop:
         legal = state.legal_actions()
         state.apply(legal[rng.below(len(legal))])
@@ -66,7 +69,8 @@ def planted(game_id: str, seed: int, gap: float) -> tuple[object, object, int, f
     return seen, seen.legal[worst], moves + 1, lost
 
 
-def blunders(game_id: str, worlds: int, gap: float, tries: int) -> str:
+def blunders(game_id: str, worlds: int, tries: int) -> str:
+    gap = GAPS[game_id]
     found = marked = inaccurate = 0
     kinds: dict[str, int] = {}
     for seed in range(1, tries + 1):
@@ -86,7 +90,7 @@ def blunders(game_id: str, worlds: int, gap: float, tries: int) -> str:
         kinds[kind] = kinds.get(kind, 0) + 1
     share = f"{marked}/{found} ({marked / max(found, 1):.0%})"
     return (
-        f"| {game_id} | {found} | {share} | {inaccurate}/{found} | "
+        f"| {game_id} | {gap:g} | {found} | {share} | {inaccurate}/{found} | "
         f"{', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))} |"
     )
 
@@ -144,7 +148,6 @@ def main() -> None:
     parser.add_argument("--part", choices=["blunders", "levels", "agreement"], action="append")
     parser.add_argument("--game", choices=games.ids(), action="append")
     parser.add_argument("--worlds", type=int, default=16)
-    parser.add_argument("--gap", type=float, default=8.0)
     parser.add_argument("--tries", type=int, default=40)
     parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
@@ -154,9 +157,12 @@ def main() -> None:
         started = time.perf_counter()
         print(f"\n## {part} (--worlds {args.worlds})\n")
         if part == "blunders":
-            print(f"# positions tried: {args.tries} a game; a planted one loses >= {args.gap:g}")
-            print("| game | planted | marked mistake or blunder | inaccuracy or worse | moves |")
-            print("|---|---:|---:|---:|---|")
+            print(f"# positions tried: {args.tries} a game")
+            print(
+                "| game | points given away | planted | marked mistake or blunder "
+                "| inaccuracy or worse | moves |"
+            )
+            print("|---|---:|---:|---:|---:|---|")
         elif part == "levels":
             print("| game | games | random's accuracy the lower | hard's mean | random's mean |")
             print("|---|---:|---:|---:|---:|")
@@ -165,7 +171,7 @@ def main() -> None:
             print("|---|---:|---:|---:|")
         for game_id in chosen:
             if part == "blunders":
-                row = blunders(game_id, args.worlds, args.gap, args.tries)
+                row = blunders(game_id, args.worlds, args.tries)
             elif part == "levels":
                 row = levels(game_id, args.worlds, args.games)
             else:

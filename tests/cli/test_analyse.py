@@ -82,3 +82,13 @@ def test_an_export_of_several_games_is_judged_game_by_game(tmp_path, capsys, mon
     export.write_text(lines[0] + "\n{broken\n", encoding="utf-8")
     code, _, err = run(capsys, monkeypatch, ["analyse", str(export)])
     assert code == 2 and "line 2: not JSON" in err and err.count("\n") == 1
+
+
+def test_a_replay_download_with_its_hints_is_read_like_any_record(tmp_path, capsys, monkeypatch):
+    """The replay page's download of a table that allowed hints carries how many each seat
+    asked for; the record is read all the same."""
+    record, _ = GameRecord.random(games.get("topiary"), 2, {}, 12)
+    download = tmp_path / "meadow-12.json"
+    download.write_text(json.dumps({**record.to_json(), "hints": [2, 0]}), encoding="utf-8")
+    code, out, _ = run(capsys, monkeypatch, ["analyse", str(download), "--worlds", "1"])
+    assert code == 0 and "seat 0: accuracy" in out
