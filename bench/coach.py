@@ -10,6 +10,12 @@ accuracy and result agree.
   were found, and how many the coach marked mistake or blunder (and inaccuracy or worse).
 - levels: `--games` 2-player games of `hard` against `random`, seats alternating, each then
   analysed whole; the share of games where random's accuracy was the lower, and the means.
+- marks: the cuts between the marks, from the data: `--games` games of `greedy` against
+  itself per title, analysed whole; each mark's least loss of win chance is a quantile of
+  those decisions' losses (good: the median, at least 0.5 %; inaccuracy: the 80th
+  percentile; mistake: the 92nd; blunder: the 98th), so that solid greedy play earns an
+  inaccuracy one decision in five, a mistake one in twelve and a blunder one in fifty.
+  `--write` keeps them in meadow/analysis/marks.json.
 - agreement: games of `greedy` against `greedy:0.2` (close enough that either may win),
   analysed whole: the share of decided games the seat with the higher accuracy won.
 
@@ -23,6 +29,9 @@ import argparse
 import platform
 import statistics
 import time
+from pathlib import Path
+
+import orjson
 
 from meadow import games
 from meadow.analysis import Mark, analyse_game, judge
@@ -123,6 +132,27 @@ def levels(game_id: str, worlds: int, count: int) -> str:
     )
 
 
+QUANTILES = {"good": 0.5, "inaccuracy": 0.8, "mistake": 0.92, "blunder": 0.98}
+MARKS_FILE = Path(__file__).resolve().parents[1] / "meadow" / "analysis" / "marks.json"
+
+
+def cuts(game_id: str, worlds: int, count: int, found: dict[str, object]) -> str:
+    losses: list[float] = []
+    for seed in range(1, count + 1):
+        analysis = analyse_game(play(game_id, ["greedy", "greedy"], 2000 + seed), worlds=worlds)
+        losses += [d.chance_loss for d in analysis.decisions]
+    losses.sort()
+    at = {name: losses[int(q * (len(losses) - 1))] for name, q in QUANTILES.items()}
+    at["good"] = max(at["good"], 0.005)
+    found[game_id] = {
+        **{name: round(value, 4) for name, value in at.items()},
+        "decisions": len(losses),
+        "games": count,
+    }
+    figures = " | ".join(f"{at[name]:.3f}" for name in QUANTILES)
+    return f"| {game_id} | {count} | {len(losses)} | {figures} |"
+
+
 def agreement(game_id: str, worlds: int, count: int) -> str:
     agreed = decided = 0
     for seed in range(1, count + 1):
@@ -145,7 +175,10 @@ def agreement(game_id: str, worlds: int, count: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=["blunders", "levels", "agreement"], action="append")
+    parser.add_argument(
+        "--part", choices=["marks", "blunders", "levels", "agreement"], action="append"
+    )
+    parser.add_argument("--write", action="store_true", help="marks: keep the cuts")
     parser.add_argument("--game", choices=games.ids(), action="append")
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--tries", type=int, default=40)
@@ -153,6 +186,7 @@ def main() -> None:
     args = parser.parse_args()
     chosen = args.game or games.ids()
     print(f"# {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    found: dict[str, object] = {}
     for part in args.part or ["blunders", "levels", "agreement"]:
         started = time.perf_counter()
         print(f"\n## {part} (--worlds {args.worlds})\n")
@@ -163,6 +197,9 @@ def main() -> None:
                 "| inaccuracy or worse | moves |"
             )
             print("|---|---:|---:|---:|---:|---|")
+        elif part == "marks":
+            print("| game | games | decisions | good | inaccuracy | mistake | blunder |")
+            print("|---|---:|---:|---:|---:|---:|---:|")
         elif part == "levels":
             print("| game | games | random's accuracy the lower | hard's mean | random's mean |")
             print("|---|---:|---:|---:|---:|")
@@ -170,7 +207,9 @@ def main() -> None:
             print("| game | games | decided | the more accurate seat won |")
             print("|---|---:|---:|---:|")
         for game_id in chosen:
-            if part == "blunders":
+            if part == "marks":
+                row = cuts(game_id, args.worlds, args.games, found)
+            elif part == "blunders":
                 row = blunders(game_id, args.worlds, args.tries)
             elif part == "levels":
                 row = levels(game_id, args.worlds, args.games)
@@ -178,6 +217,17 @@ def main() -> None:
                 row = agreement(game_id, args.worlds, args.games * 2)
             print(row, flush=True)
         print(f"# {part}: {time.perf_counter() - started:.0f} s", flush=True)
+    if found and args.write:
+        kept = orjson.loads(MARKS_FILE.read_bytes()) if MARKS_FILE.exists() else {}
+        kept.update(found)
+        kept["how"] = (
+            f"python -m bench.coach --part marks --games {args.games} --worlds {args.worlds} "
+            "--write: greedy against itself, each mark's least loss of win chance a quantile "
+            f"of its decisions' losses ({QUANTILES})"
+        )
+        MARKS_FILE.write_bytes(
+            orjson.dumps(kept, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
+        )
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@
 A decision's loss is the win chance of the best move found less that of the move played (in a
 solo game, where no one is beaten, the point loss is put on the same scale: what it would cost
 in an even 2-player game of the title at that stage). The marks cut that loss at thresholds per
-game; docs/ai.md ("Marks") gives the figures they were chosen from. Accuracy is lichess's
-formula (`103.1668 * exp(-0.04354 * loss in %) - 3.1669`, 0 to 100): a decision that gives
-nothing away scores 100, one that gives away 10 % about 63, 30 % about 24.
+game, measured on greedy play (`marks.json`; docs/ai.md, "Marks and accuracy"). Accuracy is
+lichess's formula (`103.1668 * exp(-0.04354 * loss in %) - 3.1669`, 0 to 100): a decision
+that gives nothing away scores 100, one that gives away 10 % about 63, 30 % about 24.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
+from importlib import resources
+
+import orjson
 
 
 class Mark(StrEnum):
@@ -44,22 +48,25 @@ class Thresholds:
         return Mark.BEST
 
 
-# Inaccuracy, mistake and blunder at 5, 10 and 20 % of win chance in the two shorter games,
-# where a game has 20-30 decisions a seat and one decision moves the result further. Renature
-# and Mystic Vale play 70-150 decisions a seat and greedy play gives away 1-3 % a decision on
-# average there, so each cut sits higher, else every game of theirs reads as a row of
-# inaccuracies (docs/ai.md, "Marks").
-THRESHOLDS: dict[str, Thresholds] = {
-    "topiary": Thresholds(good=0.01, inaccuracy=0.05, mistake=0.10, blunder=0.20),
-    "harmonies": Thresholds(good=0.01, inaccuracy=0.05, mistake=0.10, blunder=0.20),
-    "renature": Thresholds(good=0.015, inaccuracy=0.06, mistake=0.12, blunder=0.24),
-    "mystic_vale": Thresholds(good=0.015, inaccuracy=0.06, mistake=0.12, blunder=0.24),
-}
 DEFAULT = Thresholds(good=0.01, inaccuracy=0.05, mistake=0.10, blunder=0.20)
 
 
+@cache
+def _measured() -> dict[str, Thresholds]:
+    """The cuts measured per game (`python -m bench.coach --part marks --write`): quantiles
+    of the win chance solid greedy play gives away, so that it earns an inaccuracy about
+    one decision in five, a mistake one in twelve and a blunder one in fifty."""
+    data = orjson.loads(resources.files("meadow.analysis").joinpath("marks.json").read_bytes())
+    return {
+        game: Thresholds(cut["good"], cut["inaccuracy"], cut["mistake"], cut["blunder"])
+        for game, cut in data.items()
+        if isinstance(cut, dict)
+    }
+
+
 def thresholds(game: str) -> Thresholds:
-    return THRESHOLDS.get(game, DEFAULT)
+    """The game's measured cuts; a game never measured gets 1, 5, 10 and 20 %."""
+    return _measured().get(game, DEFAULT)
 
 
 def accuracy(loss: float) -> float:
