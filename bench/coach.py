@@ -5,9 +5,10 @@ accuracy and result agree.
 
 - blunders: for each game, positions of random games (seeds 1, 2, ..., after 25 to 75 % of
   a game's moves) where one legal move keeps at least a tenth of a winner's score (GAPS)
-  less than the best by a first look (each move played and settled in 8 worlds of the
-  mover's view); that move is played and judged. Reported: how many such planted blunders
-  were found, and how many the coach marked mistake or blunder (and inaccuracy or worse).
+  less than the best when every legal move is played on in 6 worlds of the mover's view;
+  that move is played and judged by the coach's own, narrower look. Reported: how many such
+  planted blunders were found, and how many the coach marked mistake or blunder (and
+  inaccuracy or worse).
 - levels: `--games` 2-player games of `hard` against `random`, seats alternating, each then
   analysed whole; the share of games where random's accuracy was the lower, and the means.
 - marks: the cuts between the marks, from the data: `--games` games of `greedy` against
@@ -26,6 +27,7 @@ machine); docs/ai.md keeps the figures.
 from __future__ import annotations
 
 import argparse
+import math
 import platform
 import statistics
 import time
@@ -39,7 +41,7 @@ from meadow.analysis.marks import thresholds
 from meadow.analysis.report import placed
 from meadow.analysis.win_chance import for_game
 from meadow.bots import observe
-from meadow.bots.playing_on import lead_settled, weigh
+from meadow.bots.playing_on import lead_after_round, weigh
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
 from meadow.rl.players import make_player
@@ -70,7 +72,10 @@ def planted(game_id: str, seed: int, gap: float) -> tuple[object, object, int, f
     seat = state.to_move
     seen = observe(state, seat)
     lines = [(a,) for a in seen.legal]
-    first, _ = weigh(seen, lines, lambda w: lead_settled(w, seat), Rng(seed), float("inf"), 8)
+    # "Known to lose": every legal move played on (the others' replies, the seat's next
+    # turn) in 6 worlds of the mover's view, wider than the coach's own look (it plays on
+    # only the 8 best of a first look, in its own worlds).
+    first, _ = weigh(seen, lines, lambda w: lead_after_round(w, seat), Rng(seed), math.inf, 6)
     worst = min(range(len(lines)), key=lambda k: first[k])
     lost = max(first) - first[worst]
     if lost < gap:
