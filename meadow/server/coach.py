@@ -67,6 +67,7 @@ class Coach:
         self.hint_worlds = config.hint_worlds
         self.running: set[int] = set()
         self.nudged = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the loop `run` waits in
         self._pool: ProcessPoolExecutor | None = None
 
     # -- asking ---------------------------------------------------------------------------
@@ -111,7 +112,8 @@ class Coach:
                 s.rollback()
                 found = s.get(GameAnalysis, table_id)
                 assert found is not None
-        self.nudged.set()
+        if self.loop is not None:  # asked in a request's thread: the loop's event is woken
+            self.loop.call_soon_threadsafe(self.nudged.set)
         return self.state(table_id)
 
     def state(self, table_id: int) -> dict[str, Any]:
@@ -195,7 +197,7 @@ class Coach:
         `record_of(table_id)` gives a finished table's record."""
         if not self.enabled:
             return
-        loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
         while True:
             while len(self.running) < self.workers:
                 claimed = await loop.run_in_executor(None, self._claim)
