@@ -99,6 +99,7 @@ class SeatSummary:
     marks: dict[str, int]
     mean_loss: float  # points a decision
     swings: tuple[Swing, ...]
+    worst_turn: int | None = None  # the turn (its number) that gave the most win chance away
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -108,6 +109,7 @@ class SeatSummary:
             "marks": self.marks,
             "mean_loss": round(self.mean_loss, 3),
             "swings": [s.to_json() for s in self.swings],
+            "worst_turn": self.worst_turn,
         }
 
 
@@ -166,7 +168,7 @@ def analyse_game(
         run.append((number, seat, action_text, decision))
     if run:
         turns.append(_turn(len(turns), run, cuts, mapping, total))
-    summaries = tuple(_summary(seat, decisions, seen) for seat in range(record.players))
+    summaries = tuple(_summary(seat, decisions, turns, seen) for seat in range(record.players))
     return Analysis(record.game, record.players, total, tuple(decisions), tuple(turns), summaries)
 
 
@@ -234,11 +236,15 @@ def _turn(
     return Turn(number, seat, first_move, played, first.best, loss, chance_loss, mark)
 
 
-def _summary(seat: int, decisions: list[Decision], seen: dict[int, Observation]) -> SeatSummary:
+def _summary(
+    seat: int, decisions: list[Decision], turns: list[Turn], seen: dict[int, Observation]
+) -> SeatSummary:
     own = [d for d in decisions if d.judgement.seat == seat]
     marks = {mark.value: sum(1 for d in own if d.mark is mark) for mark in Mark}
     if not own:
         return SeatSummary(seat, 0, 100.0, marks, 0.0, ())
+    own_turns = [t for t in turns if t.seat == seat and t.chance_loss > 0]
+    worst = max(own_turns, key=lambda t: t.chance_loss).number if own_turns else None
     biggest = sorted(own, key=lambda d: (-d.chance_loss, -d.judgement.loss))[:SWINGS]
     swings = tuple(explain(seen[d.judgement.number], d) for d in biggest if d.mark is not Mark.BEST)
     return SeatSummary(
@@ -248,6 +254,7 @@ def _summary(seat: int, decisions: list[Decision], seen: dict[int, Observation])
         marks=marks,
         mean_loss=sum(d.judgement.loss for d in own) / len(own),
         swings=swings,
+        worst_turn=worst,
     )
 
 

@@ -95,3 +95,11 @@ def _tell(analysis: Analysis) -> None:
         )
         for swing in seat.swings:
             console.print(f"  {swing.words}", markup=False)
+        if seat.worst_turn is not None:
+            turn = analysis.turns[seat.worst_turn]
+            console.print(
+                f"  worst turn: move {turn.first_move} ({', '.join(turn.played)}): "
+                f"{turn.mark.value}, {turn.loss:.1f} points and {turn.chance_loss:.0%} of win "
+                "chance given away",
+                markup=False,
+            )

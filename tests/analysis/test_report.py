@@ -93,6 +93,8 @@ def test_a_random_game_analysed_whole(game_id: str):
         assert 0 <= seat.accuracy <= 100
         # Random play gives something away somewhere, and the biggest of it is told.
         assert seat.accuracy < 100 and seat.swings
+        own_turns = [t for t in analysis.turns if t.seat == seat.seat]
+        assert seat.worst_turn == max(own_turns, key=lambda t: t.chance_loss).number
         worst = max(own, key=lambda d: d.chance_loss)
         assert seat.swings[0].move == worst.judgement.number
         assert f"move {worst.judgement.number}: played {worst.judgement.played}" in (

@@ -101,14 +101,14 @@ export class AnalysisPanel {
 
   findings(analysis) {
     return [
-      html("ul", { class: "accuracy" }, analysis.seats.map((seat) => this.seatLine(seat))),
+      html("ul", { class: "accuracy" }, analysis.seats.map((seat) => this.seatLine(seat, analysis))),
       this.graph(analysis),
       html("p", { class: "hint" }, [t("analysis.graph_help")]),
       this.swings(analysis),
     ];
   }
 
-  seatLine(seat) {
+  seatLine(seat, analysis) {
     const marks = ["inaccuracy", "mistake", "blunder"]
       .map((mark) => `${seat.marks[mark] || 0} ${t(`analysis.mark.${mark}`)}`)
       .join(" · ");
@@ -118,6 +118,30 @@ export class AnalysisPanel {
       t("analysis.accuracy", { accuracy: seat.accuracy.toFixed(1) }),
       " · ",
       marks,
+      this.hintsUsed(seat.seat),
+      this.worstTurn(seat, analysis),
+    ]);
+  }
+
+  hintsUsed(seat) {
+    const used = this.state.hints;
+    return used ? ` · ${t("analysis.hints", { n: used[seat] })}` : null;
+  }
+
+  // A whole turn judged: its moves, and a click shows its first decision.
+  worstTurn(seat, analysis) {
+    if (seat.worst_turn === null || seat.worst_turn === undefined) return null;
+    const turn = analysis.turns[seat.worst_turn];
+    const first = analysis.decisions.find((d) => d.turn === turn.turn);
+    if (!first || turn.mark === "best" || turn.mark === "good") return null;
+    const words = t("analysis.worst_turn", {
+      move: turn.move,
+      moves: turn.played.join(" · "),
+      mark: t(`analysis.mark.${turn.mark}`),
+      loss: turn.loss.toFixed(1),
+    });
+    return html("div", { class: "worst-turn" }, [
+      html("button", { type: "button", class: "link", onclick: () => this.onPick(first) }, [words]),
     ]);
   }
 
