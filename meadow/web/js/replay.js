@@ -76,7 +76,7 @@ export async function replayPage(id, at = null) {
         rulesLink(info.game, id),
       ]),
       controls(step, last, show),
-      better,
+      ...(better ? [better] : []), // replaceChildren would write a null as the word "null"
       html("div", { class: "play" }, [
         html("div", { class: "board-frame" }, [board]),
         html("aside", { class: "side" }, [
