@@ -141,10 +141,11 @@ QUANTILES = {"good": 0.5, "inaccuracy": 0.8, "mistake": 0.92, "blunder": 0.98}
 MARKS_FILE = Path(__file__).resolve().parents[1] / "meadow" / "analysis" / "marks.json"
 
 
-def cuts(game_id: str, worlds: int, count: int, found: dict[str, object]) -> str:
+def cuts(game_id: str, worlds: int, count: int, found: dict[str, object], reference: str) -> str:
     losses: list[float] = []
     for seed in range(1, count + 1):
-        analysis = analyse_game(play(game_id, ["greedy", "greedy"], 2000 + seed), worlds=worlds)
+        record = play(game_id, [reference, reference], 2000 + seed)
+        analysis = analyse_game(record, worlds=worlds)
         losses += [d.chance_loss for d in analysis.decisions]
     losses.sort()
     at = {name: losses[int(q * (len(losses) - 1))] for name, q in QUANTILES.items()}
@@ -153,6 +154,7 @@ def cuts(game_id: str, worlds: int, count: int, found: dict[str, object]) -> str
         **{name: round(value, 4) for name, value in at.items()},
         "decisions": len(losses),
         "games": count,
+        "reference": reference,
     }
     figures = " | ".join(f"{at[name]:.3f}" for name in QUANTILES)
     return f"| {game_id} | {count} | {len(losses)} | {figures} |"
@@ -184,6 +186,7 @@ def main() -> None:
         "--part", choices=["marks", "blunders", "levels", "agreement"], action="append"
     )
     parser.add_argument("--write", action="store_true", help="marks: keep the cuts")
+    parser.add_argument("--reference", default="greedy", help="marks: whose play sets the cuts")
     parser.add_argument("--game", choices=games.ids(), action="append")
     parser.add_argument("--worlds", type=int, default=16)
     parser.add_argument("--tries", type=int, default=40)
@@ -213,7 +216,7 @@ def main() -> None:
             print("|---|---:|---:|---:|")
         for game_id in chosen:
             if part == "marks":
-                row = cuts(game_id, args.worlds, args.games, found)
+                row = cuts(game_id, args.worlds, args.games, found, args.reference)
             elif part == "blunders":
                 row = blunders(game_id, args.worlds, args.tries)
             elif part == "levels":
@@ -227,8 +230,8 @@ def main() -> None:
         kept.update(found)
         kept["how"] = (
             f"python -m bench.coach --part marks --games {args.games} --worlds {args.worlds} "
-            "--write: greedy against itself, each mark's least loss of win chance a quantile "
-            f"of its decisions' losses ({QUANTILES})"
+            f"--reference {args.reference} --write: {args.reference} against itself, each "
+            f"mark's least loss of win chance a quantile of its decisions' losses ({QUANTILES})"
         )
         MARKS_FILE.write_bytes(
             orjson.dumps(kept, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
