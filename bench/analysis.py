@@ -17,14 +17,16 @@ import time
 
 from meadow import games
 from meadow.analysis import analyse_game
-from meadow.bots import GreedyBot, observe
+from meadow.bots import observe
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
+from meadow.rl.players import make_player
 
 
-def greedy_game(game_id: str, seed: int) -> GameRecord:
+def play(game_id: str, specs: list[str], seed: int) -> GameRecord:
+    """A 2-player game of the bots `specs` (any name `make_player` knows), recorded."""
     record, state = GameRecord.start(games.get(game_id), 2, {}, seed)
-    bots, rng = [GreedyBot(), GreedyBot()], Rng(seed)
+    bots, rng = [make_player(spec) for spec in specs], Rng(seed)
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
@@ -45,7 +47,7 @@ def main() -> None:
     print("| game | moves | decisions judged | seconds | mean worlds | accuracy seat 0 | seat 1 |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for game_id in args.game or games.ids():
-        record = greedy_game(game_id, args.seed)
+        record = play(game_id, ["greedy", "greedy"], args.seed)
         started = time.perf_counter()
         analysis = analyse_game(record, args.seconds_per_move)
         took = time.perf_counter() - started

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import orjson
 
+from bench.analysis import play
 from meadow import games
 from meadow.analysis import Mark, analyse_game, judge
 from meadow.analysis.marks import thresholds
@@ -42,9 +43,7 @@ from meadow.analysis.report import placed
 from meadow.analysis.win_chance import for_game
 from meadow.bots import observe
 from meadow.bots.playing_on import lead_after_round, weigh
-from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
-from meadow.rl.players import make_player
 
 BAD = {Mark.MISTAKE, Mark.BLUNDER}
 # About how many moves a 2-player game of each title lasts (greedy play, bench/analysis.py):
@@ -109,17 +108,6 @@ def blunders(game_id: str, worlds: int, tries: int) -> str:
     )
 
 
-def play(game_id: str, specs: list[str], seed: int) -> GameRecord:
-    record, state = GameRecord.start(games.get(game_id), 2, {}, seed)
-    bots, rng = [make_player(spec) for spec in specs], Rng(seed)
-    while not state.is_over:
-        seat = state.to_move
-        action = bots[seat].choose(observe(state, seat), rng)
-        state.apply(action)
-        record.add(action)
-    return record
-
-
 def levels(game_id: str, worlds: int, count: int) -> str:
     lower = 0
     accuracy: dict[str, list[float]] = {"hard": [], "random": []}
@@ -166,10 +154,7 @@ def agreement(game_id: str, worlds: int, count: int) -> str:
         specs = ["greedy", "greedy:0.2"] if seed % 2 else ["greedy:0.2", "greedy"]
         record = play(game_id, specs, 1000 + seed)
         analysis = analyse_game(record, worlds=worlds)
-        winners = record.initial_state()
-        for text in record.actions:
-            winners.apply(winners.parse_action(text))
-        won = winners.result().winners
+        won = record.replay().result().winners
         if len(won) != 1:
             continue
         decided += 1

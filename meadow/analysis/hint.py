@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meadow.analysis.judge import rank
-from meadow.analysis.report import category_gains
+from meadow.analysis.report import category_gains, gained_by
 from meadow.bots import Observation
 
 HINT_WIDTH = 6  # moves played on after the first look: a hint is asked for mid-game, quickly
@@ -40,8 +40,5 @@ def suggest(observation: Observation, number: int, seconds: float, worlds: int) 
     if margin < 0.05:
         return Hint(str(best), value, f"{best}: several moves are about as good here")
     gains = category_gains(observation, str(best), str(second), number)
-    words = f"{best} keeps about {margin:.1f} points more than {second}"
-    ahead = [f"{name} +{gain:.1f}" for name, gain in gains.items() if gain >= 0.5]
-    if ahead:
-        words += ", by " + ", ".join(ahead)
+    words = f"{best} keeps about {margin:.1f} points more than {second}" + gained_by(gains)
     return Hint(str(best), value, words, gains)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
 
@@ -124,19 +124,52 @@ def rank(
     return [(chosen[k], values[k]) for k in order], measured
 
 
+Progress = Callable[[int, int], None]  # (moves walked, moves in the game)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One move of a record as the coach walks it: judged where its seat had a choice."""
+
+    number: int
+    seat: int
+    move: str
+    observation: Observation | None  # None for a move without a choice
+    judgement: Judgement | None
+
+
+def walk(
+    record: GameRecord,
+    seconds_per_move: float = math.inf,
+    worlds: int = 32,
+    progress: Progress | None = None,
+) -> Iterator[Step]:
+    """Every seat's move of the record in turn, each decision with a choice judged as its
+    seat could have judged it; `progress` is told the moves walked before each move."""
+    state = record.initial_state()
+    total = len(record.actions)
+    for number, text in enumerate(record.actions, start=1):
+        if progress is not None:
+            progress(number - 1, total)
+        seat = state.to_move
+        action = state.parse_action(text)
+        if seat is not None:
+            seen = observe(state, seat) if len(state.legal_actions()) > 1 else None
+            judged = None if seen is None else judge(seen, action, number, seconds_per_move, worlds)
+            yield Step(number, seat, str(action), seen, judged)
+        state.apply(action)
+    if progress is not None:
+        progress(total, total)
+
+
 def analyse(
     record: GameRecord, seconds_per_move: float = math.inf, worlds: int = 32
 ) -> Iterator[Judgement]:
     """Every decision of the record that had a choice (more than one legal move), judged in
     turn as its seat could have judged it."""
-    state = record.initial_state()
-    for number, text in enumerate(record.actions, start=1):
-        seat = state.to_move
-        action = state.parse_action(text)
-        if seat is not None and len(state.legal_actions()) > 1:
-            seen = observe(state, seat)
-            yield judge(seen, action, number, seconds_per_move, worlds)
-        state.apply(action)
+    for step in walk(record, seconds_per_move, worlds):
+        if step.judgement is not None:
+            yield step.judgement
 
 
 def generator(observation: Observation, number: int) -> Rng:

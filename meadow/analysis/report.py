@@ -12,14 +12,13 @@ seat's points by scoring category (`Game.points_now`) compared.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from meadow.analysis.judge import Judgement, generator, judge
+from meadow.analysis.judge import Judgement, Progress, generator, walk
 from meadow.analysis.marks import Mark, Thresholds, accuracy, thresholds
 from meadow.analysis.win_chance import WinChance, for_game
-from meadow.bots import Observation, observe
+from meadow.bots import Observation
 from meadow.bots.playing_on import play_round
 from meadow.core.game import State
 from meadow.core.record import GameRecord
@@ -27,7 +26,6 @@ from meadow.core.rng import Rng
 
 SWINGS = 3  # the biggest losses told for each seat
 EXPLAIN_WORLDS = 4  # worlds a swing's two moves are played on in, to say what differs
-Progress = Callable[[int, int], None]  # (moves walked, moves in the game)
 
 
 @dataclass(frozen=True)
@@ -153,44 +151,21 @@ def analyse_game(
     turns: list[Turn] = []
     seen: dict[int, Observation] = {}
     run: list[tuple[int, int, str, Decision | None]] = []  # (number, seat, move, decision)
-    for number, seat, action_text, observation, judgement in _walk(
-        record, seconds_per_move, worlds, progress
-    ):
-        if run and run[-1][1] != seat:
+    for step in walk(record, seconds_per_move, worlds, progress):
+        if run and run[-1][1] != step.seat:
             turns.append(_turn(len(turns), run, cuts, mapping, total))
             run = []
         decision = None
-        if judgement is not None:
-            assert observation is not None
-            seen[number] = observation
-            decision = placed(judgement, len(turns), mapping, solo, cuts, number / total)
+        if step.judgement is not None and step.observation is not None:
+            seen[step.number] = step.observation
+            progress_now = step.number / total
+            decision = placed(step.judgement, len(turns), mapping, solo, cuts, progress_now)
             decisions.append(decision)
-        run.append((number, seat, action_text, decision))
+        run.append((step.number, step.seat, step.move, decision))
     if run:
         turns.append(_turn(len(turns), run, cuts, mapping, total))
     summaries = tuple(_summary(seat, decisions, turns, seen) for seat in range(record.players))
     return Analysis(record.game, record.players, total, tuple(decisions), tuple(turns), summaries)
-
-
-def _walk(
-    record: GameRecord, seconds: float, worlds: int, progress: Progress | None
-) -> Iterator[tuple[int, int, str, Observation | None, Judgement | None]]:
-    state = record.initial_state()
-    total = len(record.actions)
-    for number, text in enumerate(record.actions, start=1):
-        if progress is not None:
-            progress(number - 1, total)
-        seat = state.to_move
-        action = state.parse_action(text)
-        if seat is not None:
-            if len(state.legal_actions()) > 1:
-                seen = observe(state, seat)
-                yield number, seat, str(action), seen, judge(seen, action, number, seconds, worlds)
-            else:
-                yield number, seat, str(action), None, None
-        state.apply(action)
-    if progress is not None:
-        progress(total, total)
 
 
 def placed(
@@ -203,13 +178,18 @@ def placed(
 ) -> Decision:
     """A judgement on the win-chance scale (a solo game's points on a 2-player scale), marked."""
     if solo:
-        loss = 0.5 - mapping.chance(-judgement.loss, progress) if judgement.loss else 0.0
+        loss = _as_if_even(mapping, judgement.loss, progress)
         return Decision(judgement, turn, None, None, loss, cuts.mark(loss))
     played = mapping.chance(judgement.played_value, progress)
     best = mapping.chance(judgement.best_value, progress)
     loss = max(0.0, best - played)
     mark = Mark.BEST if judgement.played == judgement.best else cuts.mark(loss)
     return Decision(judgement, turn, played, best, loss, mark)
+
+
+def _as_if_even(mapping: WinChance, points: float, progress: float) -> float:
+    """A solo game's point loss as the win chance it would cost in an even 2-player game."""
+    return 0.5 - mapping.chance(-points, progress) if points else 0.0
 
 
 def _turn(
@@ -227,7 +207,7 @@ def _turn(
     first, last = judged[0].judgement, judged[-1].judgement
     loss = max(0.0, first.best_value - last.played_value)
     if judged[0].chance_best is None:  # solo
-        chance_loss = 0.5 - mapping.chance(-loss, first.number / total) if loss else 0.0
+        chance_loss = _as_if_even(mapping, loss, first.number / total)
     else:
         reached = mapping.chance(last.played_value, last.number / total)
         chance_loss = max(0.0, judged[0].chance_best - reached)
@@ -269,10 +249,13 @@ def explain(observation: Observation, decision: Decision) -> Swing:
     )
     if decision.chance_played is not None and decision.chance_best is not None:
         words += f" (win chance {decision.chance_best:.0%} instead of {decision.chance_played:.0%})"
+    return Swing(judgement.number, judgement.seat, words + gained_by(gains), gains)
+
+
+def gained_by(gains: dict[str, float]) -> str:
+    """ ", by water +2.0, animals +1.5": the categories a move leads in by half a point or more."""
     ahead = [f"{name} +{gain:.1f}" for name, gain in gains.items() if gain >= 0.5]
-    if ahead:
-        words += ", by " + ", ".join(ahead)
-    return Swing(judgement.number, judgement.seat, words, gains)
+    return ", by " + ", ".join(ahead) if ahead else ""
 
 
 def category_gains(

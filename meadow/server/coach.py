@@ -85,7 +85,7 @@ class Coach:
         with self.db.write() as s:
             found = s.get(GameAnalysis, table_id)
             if found is not None and found.status != "failed":
-                return {**_state(found), "enabled": True, "hints": hints_used(s, table_id)}
+                return self._shown(s, table_id, found)
             # The person's row is locked (PostgreSQL; SQLite's write transaction locks the
             # whole database): two requests of theirs count one after the other.
             s.execute(select(User.id).where(User.id == user.id).with_for_update())
@@ -120,9 +120,11 @@ class Coach:
         """What the page shows: `none` asked yet, its progress, or the analysis; and at a
         table that allowed hints, how many each seat asked for."""
         with self.db.open() as s:
-            found = s.get(GameAnalysis, table_id)
-            shown = NOT_ASKED if found is None else _state(found)
-            return {**shown, "enabled": self.enabled, "hints": hints_used(s, table_id)}
+            return self._shown(s, table_id, s.get(GameAnalysis, table_id))
+
+    def _shown(self, s: DbSession, table_id: int, found: GameAnalysis | None) -> dict[str, Any]:
+        shown = NOT_ASKED if found is None else _state(found)
+        return {**shown, "enabled": self.enabled, "hints": hints_used(s, table_id)}
 
     # -- hints --------------------------------------------------------------------------
 

@@ -90,3 +90,11 @@ export function resultPanel(module, ctx) {
     details,
   ]);
 }
+
+// Give each board node clicked by one of `keys` the class `cls`: a move drawn on the board
+// (the hinted one, the guide's next click, a judged move and the better one).
+export function lightKeys(board, keys, cls) {
+  for (const key of keys) {
+    for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add(cls);
+  }
+}

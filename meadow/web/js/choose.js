@@ -44,3 +44,9 @@ export function chosen(planned, picked) {
   );
   return found ? found.choice : null;
 }
+
+// The listed action with this notation, if the position lists it (a hint, a written move, a
+// judged move drawn on the board).
+export function named(choices, text) {
+  return (choices || []).find((choice) => choice.text === text) || null;
+}

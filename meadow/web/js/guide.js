@@ -9,6 +9,8 @@ import { html } from "./draw.js";
 import { t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
 import { rememberWhereTo } from "./account.js";
+import { lightKeys } from "./board.js";
+import { named } from "./choose.js";
 
 export const GUIDE_BOT = "guide";
 const AUTOPLAY_MS = 250;
@@ -68,9 +70,7 @@ export class Guide {
   written() {
     const position = this.table.position;
     if (!this.script || !position || position.over) return null;
-    const move = this.script.moves[String(position.move + 1)];
-    const choice = (position.choices || []).find((c) => c.text === move);
-    return choice || null;
+    return named(position.choices, this.script.moves[String(position.move + 1)]);
   }
 
   // The key to click next: the written move's next key, when what is picked so far is the
@@ -87,8 +87,7 @@ export class Guide {
   // Light the target on the board (the action bar lights its own button).
   mark(board, ctx, myTurn) {
     const key = myTurn ? this.target(ctx) : null;
-    if (!key) return;
-    for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add("guide-target");
+    if (key) lightKeys(board, [key], "guide-target");
   }
 
   // The guide's words for the moment, and its buttons.

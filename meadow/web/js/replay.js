@@ -4,7 +4,8 @@ import { api, keyed } from "./api.js";
 import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
 import { problem, session } from "./session.js";
-import { loadModule, logLine, resultPanel, seatName } from "./board.js";
+import { lightKeys, loadModule, logLine, resultPanel, seatName } from "./board.js";
+import { named } from "./choose.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
@@ -115,16 +116,11 @@ export async function replayPage(id, at = null) {
 // found drawn on it (each by the keys a click would follow), and a line saying which is which.
 function drawBetter(board, module, ctx, decision) {
   const keysOf = (text) => {
-    const choice = ctx.choices.find((c) => c.text === text);
+    const choice = named(ctx.choices, text);
     return choice ? module.path(choice, ctx) : [];
   };
-  const mark = (keys, cls) => {
-    for (const key of keys) {
-      for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add(cls);
-    }
-  };
-  mark(keysOf(decision.played), "played-move");
-  mark(keysOf(decision.best), "better-move");
+  lightKeys(board, keysOf(decision.played), "played-move");
+  lightKeys(board, keysOf(decision.best), "better-move");
   const words = decision.played === decision.best
     ? t("analysis.was_best", { move: decision.move, played: decision.played })
     : t("analysis.better", {

@@ -5,9 +5,9 @@ import { api, socketUrl } from "./api.js";
 import * as draw from "./draw.js";
 import { botName, gameT, t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
-import { chosen, nextKeys, planPaths } from "./choose.js";
+import { chosen, named, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo } from "./account.js";
-import { resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
+import { lightKeys, resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
 import { TurnWatch } from "./alerts.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
@@ -416,10 +416,7 @@ class LiveTable {
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
     markKeys(board, next, this.picked, (key) => this.pick(key));
     if (this.guide) this.guide.mark(board, ctx, myTurn);
-    const hinted = this.hintedKeys(ctx);
-    for (const key of hinted) {
-      for (const node of board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`)) node.classList.add("hinted");
-    }
+    lightKeys(board, this.hintedKeys(ctx), "hinted");
     if (this.fresh.length && session.settings.animations) markFresh(board, this.fresh);
     this.fresh = [];
     const side = html("aside", { class: "side" }, [
@@ -484,7 +481,7 @@ class LiveTable {
   hintedKeys(ctx) {
     const position = this.position;
     if (!this.hint || !position || this.hint.number !== position.move + 1) return [];
-    const choice = (position.choices || []).find((c) => c.text === this.hint.move);
+    const choice = named(position.choices, this.hint.move);
     return choice ? this.module.path(choice, ctx) : [];
   }
 
