@@ -223,10 +223,13 @@ class Coach:
         oldest = select(GameAnalysis.table_id).where(waiting)
         if self.running:  # this process's own work is never stale to it
             oldest = oldest.where(GameAnalysis.table_id.not_in(self.running))
-        with self.db.write() as s:
+        # Looked for in a read first: the loop looks every few seconds, and on SQLite a
+        # write transaction would take the database's write lock from the move log each time.
+        with self.db.open() as s:
             table_id = s.scalar(oldest.order_by(GameAnalysis.requested_at).limit(1))
-            if table_id is None:
-                return None
+        if table_id is None:
+            return None
+        with self.db.write() as s:
             claim = secrets.token_hex(16)
             taken = s.execute(
                 update(GameAnalysis)
