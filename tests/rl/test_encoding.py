@@ -51,6 +51,32 @@ def test_every_legal_action_has_an_index_that_maps_back(config):
                     assert inside.all(), _outside(coding, observation)
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids=str)
+def test_an_observation_read_from_the_state_is_the_one_of_its_view(config):
+    """`observe(state, seat)` reads the state directly, for speed; it must write exactly what
+    the seat's view says, no more (a hidden fact) and no less, at every moment of a game."""
+    coding = encoding(config.game, config.players, config.options)
+    for seed in (3, 4):
+        for state, _ in _play(config, seed):
+            for seat in range(config.players):
+                direct = coding.observe(state, seat)
+                expected = coding.observation(state.view(seat))
+                assert direct.dtype == np.float32
+                if not np.array_equal(direct, expected):
+                    pytest.fail(_differ(coding, direct, expected, state, seat))
+
+
+def _differ(coding, direct, expected, state, seat) -> str:
+    where = np.flatnonzero(direct != expected)
+    blocks = sorted({b["name"] for b in coding.layout() for i in where if b["offset"] <= i})
+    names = [b["name"] for b in coding.layout() if b["offset"] <= where[0]]
+    return (
+        f"seat {seat} at ply {state.ply}: {len(where)} numbers differ, first at "
+        f"{where[0]} in block {names[-1]!r} (state {direct[where[0]]}, view "
+        f"{expected[where[0]]}); blocks touched up to there: {blocks[-3:]}"
+    )
+
+
 def _outside(coding, observation) -> str:
     bad = np.flatnonzero((observation < coding.low) | (observation > coding.high))
     names = [b["name"] for b in coding.layout() for i in bad[:3] if b["offset"] <= i]
@@ -156,7 +182,7 @@ def test_bad_input_is_explained():
         coding.action("3")  # type: ignore[arg-type]
     with pytest.raises(MeadowError, match="can never be legal"):
         encoding("topiary", 2).index(PlaceVisitor("nowhere"))
-    with pytest.raises(RuntimeError, match=r"missing from the action space .+topiary\.py"):
+    with pytest.raises(RuntimeError, match=r"missing from the action space .+topiary/encoding\.py"):
         coding.mask([PlaceVisitor("nowhere")])  # a legal action the encoder missed: a bug
     harmonies = games.get("harmonies").setup(2, seed=1)
     with pytest.raises(MeadowError, match="a seat's view of Topiary"):

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadow.core.actions import Action
+from meadow.core.encoding import Block, Encoder, Parts
 from meadow.games.harmonies import components as c
 from meadow.games.harmonies.actions import (
     ChooseSpirit,
@@ -25,7 +26,6 @@ from meadow.games.harmonies.actions import (
 )
 from meadow.games.harmonies.options import HarmoniesOptions
 from meadow.games.harmonies.scoring import CATEGORIES
-from meadow.rl.encoding import Block, Encoder, Parts
 
 # Every stack a space may hold, empty first: one-hot per space says exactly what lies there.
 STACKS = tuple(sorted(c.LEGAL_STACKS, key=lambda s: (len(s), s)))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from meadow.core.actions import Action
+from meadow.core.encoding import Block, Encoder, Parts
 from meadow.games.renature import components as c
 from meadow.games.renature.actions import (
     ChangeJoker,
@@ -32,7 +33,6 @@ from meadow.games.renature.actions import (
 )
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.view import COLOURS
-from meadow.rl.encoding import Block, Encoder, Parts
 
 PHASES = ("domino", "mushroom", "plant", "end", "over")
 SUPPLY = tuple(f"{'neutral ' if n else ''}{p}" for n in (False, True) for p in c.PLANT_TYPES)

@@ -14,10 +14,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadow.core.actions import Action
+from meadow.core.encoding import Block, Encoder, Parts
 from meadow.games.topiary import components as c
 from meadow.games.topiary.actions import KeepTiles, PlaceTile, PlaceVisitor, SkipTake, TakeTile
 from meadow.games.topiary.options import TopiaryOptions
-from meadow.rl.encoding import Block, Encoder, Parts
 
 TILES = 5 * len(c.shapes())
 PHASES = ("draft", "visitor", "take", "place", "over")

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadow.core.actions import Action
+from meadow.core.encoding import Block, Encoder, Parts
 from meadow.games.mystic_vale import components as c
 from meadow.games.mystic_vale.actions import (
     BuyAdvancement,
@@ -37,7 +38,6 @@ from meadow.games.mystic_vale.actions import (
     UseAbility,
 )
 from meadow.games.mystic_vale.options import MysticValeOptions
-from meadow.rl.encoding import Block, Encoder, Parts
 
 CARDS = 20
 PHASES = ("plant", "prep", "ability", "reveal", "spoiling", "harvest", "sleeve", "nest", "over")

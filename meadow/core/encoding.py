@@ -1,0 +1,278 @@
+"""The fixed action space and observation array behind every research API.
+
+An `Encoding` belongs to one game, player count and option set. Its action space is an
+enumeration of every action that can ever be legal under those options, derived from the
+game's component data and action classes (`meadow/games/<game>/encoding.py`); an action's index
+is its place in that enumeration, so it is stable for as long as the data does not change.
+Its observation is a flat float32 array built from `State.view(seat)` alone: encoders are
+handed the view, never the state, so no hidden fact can reach an agent.
+
+Seats in observations are counted from the observer: 0 is the seat itself, 1 the next seat
+in turn order, and so on, so one policy can play any seat.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import numpy as np
+
+from meadow.core import registry
+from meadow.core.actions import Action
+from meadow.core.errors import MeadowError, SetupError
+from meadow.core.game import Game, State
+from meadow.core.options import GameOptions
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One named part of the observation array: its shape, bounds and meaning."""
+
+    name: str
+    shape: tuple[int, ...]
+    doc: str
+    low: float = 0.0
+    high: float = 1.0
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+
+Slice = tuple[str, int, int, tuple[int, ...]]  # a block's name, start, stop and shape
+
+
+class Parts:
+    """A fresh observation array and writable, reshaped views of its blocks by name."""
+
+    __slots__ = ("array", "views")
+
+    def __init__(self, slices: Sequence[Slice], size: int) -> None:
+        self.array = array = np.zeros(size, dtype=np.float32)
+        self.views = {name: array[a:b].reshape(shape) for name, a, b, shape in slices}
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.views[name]
+
+
+class Encoder(ABC):
+    """A game's side of the encoding: its action enumeration and how a view is written."""
+
+    game_id: ClassVar[str]
+
+    def __init__(self, players: int, options: GameOptions) -> None:
+        self.players = players
+        self.options = options
+
+    @abstractmethod
+    def actions(self) -> list[Action]:
+        """Every action that can ever be legal with these options, in a fixed order."""
+
+    @abstractmethod
+    def blocks(self) -> list[Block]:
+        """The observation's blocks, in order."""
+
+    @abstractmethod
+    def fill(self, view: Mapping[str, Any], me: int, parts: Parts) -> None:
+        """Write `view` (the view of seat `me`) into the zeroed `parts`."""
+
+    def fill_state(self, state: State, me: int, parts: Parts) -> None:
+        """Write what seat `me` knows of `state` into the zeroed `parts`: the same numbers as
+        `fill(state.view(me), ...)`, read from the state without building the view (the
+        view is JSON for the page; an agent's step and a learned evaluation need only the
+        numbers). A game overrides it where that is cheaper; it must read only what the
+        seat's view holds, and the contract suite checks both give the same array."""
+        self.fill(state.view(me), me, parts)
+
+    def relative(self, seat: int, me: int) -> int:
+        """A seat counted from the observer: 0 is `me`, 1 the next seat in turn order."""
+        return (seat - me) % self.players
+
+
+class Encoding:
+    """One game, player count and option set: action indices and observation arrays."""
+
+    def __init__(self, game: Game, players: int, options: GameOptions, encoder: Encoder) -> None:
+        self.game = game
+        self.players = players
+        self.options = options
+        self.encoder = encoder
+        # an action listed twice (two rules allowing it) keeps its first place
+        self.actions: tuple[Action, ...] = tuple(dict.fromkeys(encoder.actions()))
+        self._index = {action: i for i, action in enumerate(self.actions)}
+        self.blocks: tuple[Block, ...] = tuple(encoder.blocks())
+        offsets, at = [], 0
+        for block in self.blocks:
+            offsets.append(at)
+            at += block.size
+        self.offsets: tuple[int, ...] = tuple(offsets)
+        self.observation_size = at
+        self._slices: tuple[Slice, ...] = tuple(
+            (b.name, o, o + b.size, b.shape) for b, o in zip(self.blocks, offsets, strict=True)
+        )
+        self.low = np.concatenate([np.full(b.size, b.low, dtype=np.float32) for b in self.blocks])
+        self.high = np.concatenate([np.full(b.size, b.high, dtype=np.float32) for b in self.blocks])
+        self.low.flags.writeable = self.high.flags.writeable = False  # shared by every user
+
+    @property
+    def size(self) -> int:
+        """How many actions the space has (the `Discrete` size)."""
+        return len(self.actions)
+
+    def __repr__(self) -> str:
+        opts = self.options.model_dump(mode="json")
+        return (
+            f"Encoding({self.game.id}, players={self.players}, options={opts}, "
+            f"actions={self.size}, observation={self.observation_size})"
+        )
+
+    # -- actions ------------------------------------------------------------------------
+
+    def index(self, action: Action) -> int:
+        """The index of an action.
+
+        Raises:
+            MeadowError: the action can never be legal in this game and option set.
+        """
+        try:
+            return self._index[action]
+        except KeyError:
+            raise MeadowError(
+                f"{self.game.title}: {action} has no index: it can never be legal with "
+                f"{self.players} players and options {self.options.model_dump(mode='json')}"
+            ) from None
+        except TypeError:
+            raise MeadowError(f"{self.game.title}: {action!r} is not an action") from None
+
+    def action(self, index: int) -> Action:
+        """The action an index stands for.
+
+        Raises:
+            MeadowError: the index is not an integer in 0..size-1.
+        """
+        if isinstance(index, bool) or not isinstance(index, int | np.integer):
+            raise MeadowError(f"{self.game.title}: action index {index!r} is not an integer")
+        if not 0 <= index < len(self.actions):
+            raise MeadowError(
+                f"{self.game.title}: action index {index} is outside 0..{len(self.actions) - 1}"
+            )
+        return self.actions[int(index)]
+
+    def legal_indices(self, legal: Iterable[Action]) -> list[int]:
+        """The indices of the legal actions, ascending."""
+        index = self._index
+        try:
+            return sorted([index[action] for action in legal])
+        except KeyError as exc:
+            raise self._missing(exc.args[0]) from None
+
+    def mask(self, legal: Iterable[Action]) -> np.ndarray:
+        """1 for each legal index, 0 elsewhere (int8, one entry per action)."""
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        mask[self.legal_indices(legal)] = 1
+        return mask
+
+    def _missing(self, action: Action) -> RuntimeError:
+        # the enumeration missed a legal action: a bug in the encoder, never bad input
+        return RuntimeError(
+            f"{self.game.title}: legal action {action} is missing from the action space "
+            f"(meadow/games/{self.game.id}/encoding.py)"
+        )
+
+    # -- observations -------------------------------------------------------------------
+
+    def observation(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The observation array of a seat's view (`State.view(seat)`), float32.
+
+        Raises:
+            MeadowError: the view is not a seat's view of a game with this encoding.
+        """
+        me = view.get("seat")
+        if view.get("game") != self.game.id or not isinstance(me, int):
+            raise MeadowError(
+                f"an observation needs a seat's view of {self.game.title}, got one of "
+                f"{view.get('game')!r} for seat {me!r}"
+            )
+        if view.get("players") != self.players:
+            raise MeadowError(
+                f"this encoding is for {self.players} players, the view has {view.get('players')!r}"
+            )
+        parts = Parts(self._slices, self.observation_size)
+        self.encoder.fill(view, me, parts)
+        return parts.array
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """The observation array of what `seat` knows of `state`, float32: the same array as
+        `observation(state.view(seat))`, built without the view where the game can.
+
+        Raises:
+            MeadowError: the state is not of a game with this encoding, or not a seat.
+        """
+        if state.game.id != self.game.id or state.players != self.players:
+            raise MeadowError(
+                f"this encoding is for {self.game.title} with {self.players} players, the "
+                f"position is of {state.game.title} with {state.players}"
+            )
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise MeadowError(f"an observation needs a seat 0..{self.players - 1}, not {seat!r}")
+        parts = Parts(self._slices, self.observation_size)
+        self.encoder.fill_state(state, seat, parts)
+        return parts.array
+
+    def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The blocks of an observation array by name, reshaped (views, not copies)."""
+        return {name: observation[a:b].reshape(shape) for name, a, b, shape in self._slices}
+
+    def layout(self) -> list[dict[str, Any]]:
+        """Each block's name, offset, shape, bounds and meaning (for docs and notebooks)."""
+        return [
+            {
+                "name": b.name,
+                "offset": o,
+                "shape": b.shape,
+                "low": b.low,
+                "high": b.high,
+                "doc": b.doc,
+            }
+            for b, o in zip(self.blocks, self.offsets, strict=True)
+        ]
+
+
+def encoding(
+    game: str | Game,
+    players: int = 2,
+    options: Mapping[str, Any] | GameOptions | None = None,
+) -> Encoding:
+    """The encoding of a game for a player count and option set (built once, then shared).
+
+    Raises:
+        UnknownGame: no such game.
+        SetupError: a player count the game does not support.
+        OptionError: an unknown option or a bad value.
+    """
+    found = registry.get(game) if isinstance(game, str) else game
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or (players not in found.player_counts)
+    ):
+        raise SetupError(
+            f"{found.title} is for {found.min_players}-{found.max_players} players, not {players!r}"
+        )
+    checked = found.options(players, options)
+    return _cached(found.id, players, checked.model_dump_json())
+
+
+@lru_cache(maxsize=64)
+def _cached(game_id: str, players: int, options_json: str) -> Encoding:
+    import importlib
+
+    game = registry.get(game_id)
+    options = game.Options.model_validate_json(options_json)
+    module = importlib.import_module(f"{registry.MODULES[game_id]}.encoding")
+    encoder_class: type[Encoder] = module.ENCODER
+    return Encoding(game, players, options, encoder_class(players, options))

@@ -1,1 +1,0 @@
-"""One encoder per game: its action enumeration and how its view becomes an array."""
