@@ -47,16 +47,22 @@ Slice = tuple[str, int, int, tuple[int, ...]]  # a block's name, start, stop and
 
 
 class Parts:
-    """A fresh observation array and writable, reshaped views of its blocks by name."""
+    """A fresh observation array and writable, reshaped views of its blocks by name (each
+    view made when first asked for: a fill that touches few blocks pays for few)."""
 
-    __slots__ = ("array", "views")
+    __slots__ = ("array", "slices", "views")
 
-    def __init__(self, slices: Sequence[Slice], size: int) -> None:
-        self.array = array = np.zeros(size, dtype=np.float32)
-        self.views = {name: array[a:b].reshape(shape) for name, a, b, shape in slices}
+    def __init__(self, slices: Mapping[str, Slice], size: int) -> None:
+        self.array = np.zeros(size, dtype=np.float32)
+        self.slices = slices
+        self.views: dict[str, np.ndarray] = {}
 
     def __getitem__(self, name: str) -> np.ndarray:
-        return self.views[name]
+        view = self.views.get(name)
+        if view is None:
+            _, a, b, shape = self.slices[name]
+            view = self.views[name] = self.array[a:b].reshape(shape)
+        return view
 
 
 class Encoder(ABC):
@@ -114,6 +120,7 @@ class Encoding:
         self._slices: tuple[Slice, ...] = tuple(
             (b.name, o, o + b.size, b.shape) for b, o in zip(self.blocks, offsets, strict=True)
         )
+        self._by_name = {piece[0]: piece for piece in self._slices}
         self.low = np.concatenate([np.full(b.size, b.low, dtype=np.float32) for b in self.blocks])
         self.high = np.concatenate([np.full(b.size, b.high, dtype=np.float32) for b in self.blocks])
         self.low.flags.writeable = self.high.flags.writeable = False  # shared by every user
@@ -201,7 +208,7 @@ class Encoding:
             raise MeadowError(
                 f"this encoding is for {self.players} players, the view has {view.get('players')!r}"
             )
-        parts = Parts(self._slices, self.observation_size)
+        parts = Parts(self._by_name, self.observation_size)
         self.encoder.fill(view, me, parts)
         return parts.array
 
@@ -219,7 +226,7 @@ class Encoding:
             )
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise MeadowError(f"an observation needs a seat 0..{self.players - 1}, not {seat!r}")
-        parts = Parts(self._slices, self.observation_size)
+        parts = Parts(self._by_name, self.observation_size)
         self.encoder.fill_state(state, seat, parts)
         return parts.array
 
