@@ -11,12 +11,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import orjson
 
 from meadow.core.actions import JSON, Action
 from meadow.core.game import Game, State
 from meadow.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadow.bots.learned import Evaluation
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,28 @@ class Repeats:
         self._chosen.setdefault(_position(observation.view), set()).add(action)
 
 
-class CircleFreeBot(Bot):
+class Evaluating:
+    """A bot that judges positions by an evaluation: its game's hand-written one
+    (`Game.evaluate`), or with `learned` set the one its game's model learned by self-play
+    (`meadow.bots.learned`), where a model for that game, player count and options is
+    shipped and learned the data in use; elsewhere the hand-written one all the same."""
+
+    learned: bool = False
+
+    def use_learned(self) -> None:
+        self.learned = True
+        self.name += ":eval=learned"  # type: ignore[attr-defined]
+
+    def evaluation(self, observation: Observation) -> Evaluation:
+        if not self.learned:
+            return observation.game
+        from meadow.bots.learned import evaluation_of  # numpy: only for a learned bot
+
+        view = observation.view
+        return evaluation_of(observation.game, view["players"], view["options"])  # type: ignore[arg-type]
+
+
+class CircleFreeBot(Evaluating, Bot):
     """A bot that weighs its actions afresh at every decision, and so could go round a
     circle of positions for ever: it never makes the same choice again in a position that
     came round (`Repeats`). Subclasses decide in `decide`."""

@@ -25,11 +25,15 @@ import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from meadow.bots.base import CircleFreeBot, Observation
 from meadow.core.actions import Action
 from meadow.core.game import margins
 from meadow.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadow.bots.learned import Evaluation
 
 EXPLORATION = 0.7
 # How often (in iterations) a search asks whether its move is already decided, and how much
@@ -91,8 +95,9 @@ class MctsBot(CircleFreeBot):
             return observation.legal[0]
         root = Node()
         base = None
+        evaluation = self.evaluation(observation)
         if observation.game.lead_from_root:
-            base = leads(observation.game.evaluate(observation.world(rng)))
+            base = leads(evaluation.evaluate(observation.world(rng)))
         start = time.perf_counter()
         deadline = start + self.seconds
         stop = start + self.time_limit if self.time_limit is not None else math.inf
@@ -103,7 +108,7 @@ class MctsBot(CircleFreeBot):
         ):
             if self.time_limit is not None and time.perf_counter() >= stop:
                 break
-            self._iterate(observation, root, rng, base)
+            self._iterate(observation, root, rng, base, evaluation)
             done += 1
             if done % CHECK_EVERY == 0 and self._settled(root, done, start, end):
                 break
@@ -133,7 +138,12 @@ class MctsBot(CircleFreeBot):
         return first - second
 
     def _iterate(
-        self, observation: Observation, root: Node, rng: Rng, base: list[float] | None = None
+        self,
+        observation: Observation,
+        root: Node,
+        rng: Rng,
+        base: list[float] | None = None,
+        evaluation: Evaluation | None = None,
     ) -> None:
         world = observation.world(rng)
         game = observation.game
@@ -188,7 +198,7 @@ class MctsBot(CircleFreeBot):
                 break
             legal = world.legal_actions()
             world.apply(legal[rng.below(len(legal))])
-        values = game.evaluate(world)
+        values = (evaluation or game).evaluate(world)
         for child, mover in zip(path, movers, strict=True):
             child.visits += 1
             start = base[mover] if base else 0.0  # type: ignore[index]

@@ -3,7 +3,7 @@ level that plays each game with its own bot (`LevelBot`)."""
 
 from __future__ import annotations
 
-from meadow.bots.base import Bot, Observation
+from meadow.bots.base import Bot, Evaluating, Observation
 from meadow.bots.guide import GuideBot
 from meadow.bots.levels import LEVELS, SECONDS, Bounded, spec_for
 from meadow.bots.mcts import MctsBot
@@ -18,7 +18,8 @@ from meadow.core.rng import Rng
 def make_bot(spec: str) -> Bot:
     """One of Meadow's bots from its name: random, greedy, mcts:<iterations>,
     mcts:<seconds>s, either optionally followed by :rollout=<decisions> and :settle=off,
-    turn:<width>:<seconds>s, reply:<width>:<seconds>s, or a level (beginner, easy, medium,
+    turn:<width>:<seconds>s, reply:<width>:<seconds>s, each of greedy, mcts, turn and
+    reply optionally with :eval=learned (`meadow.bots.learned`), or a level (beginner, easy, medium,
     hard, expert; see meadow.bots.levels). A trained policy (policy:<name>) is a player of
     the research floor above: `meadow.rl.players.make_player` makes both.
 
@@ -28,6 +29,34 @@ def make_bot(spec: str) -> Bot:
     spec = spec.strip()
     if spec in LEVELS:  # the bot behind a level depends on the game: chosen at play
         return LevelBot(spec)
+    plain, learned = _evaluation_setting(spec)
+    bot = _plain_bot(plain)
+    if learned:
+        if not isinstance(bot, Evaluating):
+            raise MeadowError(
+                f"bot {spec!r}: only greedy, mcts, turn and reply judge positions by an "
+                "evaluation, so only they take :eval=learned"
+            )
+        bot.use_learned()
+    return bot
+
+
+def _evaluation_setting(spec: str) -> tuple[str, bool]:
+    """A spec without its `:eval=learned` or `:eval=hand` (wherever it stands among the
+    settings), and whether the learned evaluation was asked for."""
+    parts = spec.split(":")
+    asked = [part for part in parts if part.startswith("eval=")]
+    if not asked:
+        return spec, False
+    if len(asked) > 1 or asked[0] not in ("eval=learned", "eval=hand"):
+        raise MeadowError(
+            f"bot {spec!r}: the evaluation is eval=learned (the model learned by self-play, "
+            "where one is shipped) or eval=hand (the game's own), once"
+        )
+    return ":".join(part for part in parts if part not in asked), asked[0] == "eval=learned"
+
+
+def _plain_bot(spec: str) -> Bot:
     if spec.startswith("policy:"):
         raise MeadowError(
             f"bot {spec!r}: a trained policy is made by meadow.rl.players.make_player"

@@ -17,11 +17,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from meadow.bots.base import Observation
 from meadow.core.actions import Action
 from meadow.core.game import State, margins
 from meadow.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadow.bots.learned import Evaluation
 
 
 def settle(world: State, seat: int, limit: int = 20) -> None:
@@ -41,15 +45,16 @@ def settle(world: State, seat: int, limit: int = 20) -> None:
         world.apply(action)
 
 
-def greedy_action(world: State) -> Action:
-    """The mover's action after which (and what it settles) its lead by the evaluation is
-    largest, the first of equals: greedy in one world that it sees whole."""
+def greedy_action(world: State, evaluation: Evaluation | None = None) -> Action:
+    """The mover's action after which (and what it settles) its lead by the evaluation
+    (the game's own unless given) is largest, the first of equals: greedy in one world that
+    it sees whole."""
     legal = world.legal_actions()
     if len(legal) == 1:
         return legal[0]
     mover = world.to_move
     assert mover is not None
-    evaluate = world.game.evaluate
+    evaluate = (evaluation or world.game).evaluate
     best, best_lead = legal[0], -math.inf
     for action in legal:
         after = world.clone()
@@ -61,7 +66,9 @@ def greedy_action(world: State) -> Action:
     return best
 
 
-def play_round(world: State, seat: int, limit: int = 400) -> State:
+def play_round(
+    world: State, seat: int, limit: int = 400, evaluation: Evaluation | None = None
+) -> State:
     """Play on from the seat's move, each decision greedy (`greedy_action`, and what the game
     settles as it settles it): the rest of the seat's turn, every other seat's turn, and the
     seat's next turn, until another seat is to move after it or the game is over; `limit`
@@ -80,21 +87,22 @@ def play_round(world: State, seat: int, limit: int = 400) -> State:
         elif stage == 2 and mover != seat:
             break
         settled = game.settled_choice(world)
-        world.apply(settled if settled is not None else greedy_action(world))
+        world.apply(settled if settled is not None else greedy_action(world, evaluation))
     return world
 
 
-def lead_settled(world: State, seat: int) -> float:
+def lead_settled(world: State, seat: int, evaluation: Evaluation | None = None) -> float:
     """The seat's lead by the evaluation once what its move brings about is settled: a
     one-ply look at a move played in `world`."""
     settle(world, seat)
-    return margins(world.game.evaluate(world), seat)
+    return margins((evaluation or world.game).evaluate(world), seat)
 
 
-def lead_after_round(world: State, seat: int) -> float:
+def lead_after_round(world: State, seat: int, evaluation: Evaluation | None = None) -> float:
     """The seat's lead by the evaluation after playing on greedily (`play_round`): a move
     weighed after the others' replies and the seat's next turn."""
-    return margins(world.game.evaluate(play_round(world, seat)), seat)
+    played = play_round(world, seat, evaluation=evaluation)
+    return margins((evaluation or world.game).evaluate(played), seat)
 
 
 def weigh(

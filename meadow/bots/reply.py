@@ -51,8 +51,9 @@ class ReplyBot(CircleFreeBot):
         if len(legal) == 1:
             return legal[0]
         deadline = self._deadline()
-        one_ply = partial(lead_settled, seat=observation.seat)
-        after_replies = partial(lead_after_round, seat=observation.seat)
+        evaluation = self.evaluation(observation)
+        one_ply = partial(lead_settled, seat=observation.seat, evaluation=evaluation)
+        after_replies = partial(lead_after_round, seat=observation.seat, evaluation=evaluation)
 
         lines = [(action,) for action in legal]
         first, looked = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)

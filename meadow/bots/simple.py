@@ -53,7 +53,7 @@ class GreedyBot(CircleFreeBot):
         if self.careless and rng.random() < self.careless:
             return observation.legal[rng.below(len(observation.legal))]
         seeds = [rng.next_u64() for _ in range(self.worlds)]
-        evaluate = observation.game.evaluate
+        evaluate = self.evaluation(observation).evaluate
         best, best_value = observation.legal[0], float("-inf")
         stop = math.inf if self.time_limit is None else time.perf_counter() + self.time_limit
         for action in observation.legal:

@@ -22,12 +22,16 @@ import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from meadow.bots.base import Bot, Observation
+from meadow.bots.base import Bot, Evaluating, Observation
 from meadow.bots.playing_on import weigh
 from meadow.core.actions import Action
 from meadow.core.game import Game, State, margins
 from meadow.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadow.bots.learned import Evaluation
 
 PER_OPENING = 2  # partial turns kept under each first decision, whatever their rank
 MAX_LOOK_AHEAD_WORLDS = 16  # refills each candidate turn is played on in, at most
@@ -51,7 +55,7 @@ class Plan:
     steps: list[tuple[Hashable, Action]] = field(default_factory=list)  # (position, action)
 
 
-class TurnBot(Bot):
+class TurnBot(Evaluating, Bot):
     def __init__(self, width: int = 4, seconds: float = 1.0, ahead: int = 0) -> None:
         if width < 1 or not 0 < seconds < math.inf or ahead < 0:
             raise ValueError("a turn planner needs a width of 1 or more and a positive time")
@@ -61,6 +65,7 @@ class TurnBot(Bot):
         self.time_limit: float | None = None  # a server's bound on any one think
         self.name = f"turn:{width}:{seconds:g}s" + (f":ahead={ahead}" if ahead else "")
         self._plan: Plan | None = None
+        self._judge: Evaluation | None = None  # the evaluation of the search under way
 
     def choose(self, observation: Observation, rng: Rng) -> Action:
         if len(observation.legal) == 1:
@@ -70,6 +75,7 @@ class TurnBot(Bot):
         planned = self._planned(observation.seat, key)
         if planned is not None and planned in observation.legal:
             return planned
+        self._judge = self.evaluation(observation)
         line = self._search(observation, world, rng)
         self._remember(world, observation.seat, observation.game, line)
         return line.actions[0] if line.actions else observation.legal[0]
@@ -168,7 +174,10 @@ class TurnBot(Bot):
             world = _best(turn[0]).state
             if mover == seat:
                 break
-        return margins(game.evaluate(world), seat)
+        return margins(self._evaluation(game).evaluate(world), seat)
+
+    def _evaluation(self, game: Game) -> Evaluation:
+        return self._judge or game
 
     def _beam(
         self,
@@ -182,6 +191,7 @@ class TurnBot(Bot):
         """The whole turns a beam of `width` finds (keeping some under every first decision
         unless told not to) and the most lines it kept at once; None if the deadline came
         first."""
+        judge = self._evaluation(game)
         frontier = [Line(world, ())]
         finished: list[Line] = []
         seen: set[Hashable] = set()
@@ -197,7 +207,7 @@ class TurnBot(Bot):
                     step = Line(child, (*line.actions, action))
                     if child.is_over or child.to_move != seat:
                         # a whole turn: now what it leaves the others counts too
-                        step.worth = margins(game.evaluate(child), seat)
+                        step.worth = margins(judge.evaluate(child), seat)
                         finished.append(step)
                         continue
                     key = game.position_key(child)
@@ -205,7 +215,7 @@ class TurnBot(Bot):
                         if key in seen:
                             continue
                         seen.add(key)
-                    step.worth = game.evaluate_seat(child, seat)
+                    step.worth = judge.evaluate_seat(child, seat)
                     grown.append(step)
             frontier = _keep(grown, width, every_opening)
             lines = max(lines, len(frontier))

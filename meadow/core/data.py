@@ -14,6 +14,7 @@ file, the line or field, and the reason.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -127,6 +128,21 @@ def load_json(package: str, game_id: str, name: str) -> Any:
         return parse_json(str(path), raw)
     packaged = resources.files(package).joinpath("data").joinpath(name)
     return parse_json(f"{game_id}/data/{name} (packaged)", packaged.read_bytes())
+
+
+def fingerprint(package: str, game_id: str) -> str:
+    """A digest of every data file the game reads as it stands here (each drop-in in place
+    of its packaged file): what a model learned on these files is known by it, so that a
+    host's printed values (a real Renature board, Mystic Vale's cards) make it stale."""
+    digest = hashlib.sha256(game_id.encode())
+    packaged = resources.files(package).joinpath("data")
+    for entry in sorted(packaged.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".json") or entry.name == "sources.json":
+            continue  # where the facts come from is not a fact the game plays by
+        path = override(game_id, entry.name)
+        raw = path.read_bytes() if path is not None else entry.read_bytes()
+        digest.update(entry.name.encode() + b"\0" + raw + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def source(game_id: str, name: str) -> str:

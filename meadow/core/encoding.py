@@ -13,8 +13,9 @@ in turn order, and so on, so one policy can play any seat.
 
 from __future__ import annotations
 
+import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -233,6 +234,20 @@ class Encoding:
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The blocks of an observation array by name, reshaped (views, not copies)."""
         return {name: observation[a:b].reshape(shape) for name, a, b, shape in self._slices}
+
+    def fingerprint(self) -> str:
+        """What a model trained on this encoding depends on: the game's data files as they
+        stand here (`meadow.core.data.fingerprint`), the player count, the options, the
+        action space and the observation's layout. Any change gives another digest."""
+        from meadow.core import data
+
+        digest = hashlib.sha256(
+            data.fingerprint(registry.MODULES[self.game.id], self.game.id).encode()
+        )
+        digest.update(f"{self.players}|{self.options.model_dump_json()}".encode())
+        digest.update("\n".join(map(str, self.actions)).encode())
+        digest.update(repr(self._slices).encode())
+        return digest.hexdigest()[:16]
 
     def layout(self) -> list[dict[str, Any]]:
         """Each block's name, offset, shape, bounds and meaning (for docs and notebooks)."""

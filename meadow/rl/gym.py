@@ -174,7 +174,7 @@ class MeadowGymEnv(gymnasium.Env):
 
     def _observation(self) -> dict[str, np.ndarray]:
         return {
-            "observation": self.encoding.observation(self._state().view(self.seat)),
+            "observation": self.encoding.observe(self._state(), self.seat),
             "action_mask": self.action_masks(),
         }
 

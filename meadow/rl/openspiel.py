@@ -153,7 +153,7 @@ class World:
     def observation(self, coding: Encoding, player: int) -> np.ndarray:
         found = self.seen.get(player)
         if found is None:
-            found = self.seen[player] = coding.observation(self.state.view(player))
+            found = self.seen[player] = coding.observe(self.state, player)
         return found
 
 

@@ -114,7 +114,7 @@ class MeadowEnv(AECEnv):
         state, seat = self._state(), self.seat_of[agent]
         legal = state.legal_actions() if state.to_move == seat else []
         return {
-            "observation": self.encoding.observation(state.view(seat)),
+            "observation": self.encoding.observe(state, seat),
             "action_mask": self.encoding.mask(legal),
         }
 
