@@ -233,7 +233,8 @@ def _load(path: Path, stamp: float) -> Model | ModelError:
 
 
 def model_for(coding: Encoding) -> Model | ModelError | None:
-    """The model for an encoding, the reason it cannot be used, or None if there is none."""
+    """The model for an encoding, the reason it cannot be used, or None if there is none
+    (or it was trained for other options, which the hand-written evaluation plays)."""
     path = model_path(coding.game.id, coding.players)
     if not path.is_file():
         return None
@@ -241,7 +242,7 @@ def model_for(coding: Encoding) -> Model | ModelError | None:
     if isinstance(found, ModelError):
         return found
     if found.card.options != coding.options.model_dump(mode="json"):
-        return None  # trained for other options: the hand-written evaluation plays these
+        return None
     try:
         found.check(coding)
     except ModelError as exc:
@@ -250,7 +251,9 @@ def model_for(coding: Encoding) -> Model | ModelError | None:
 
 
 @cache
-def _evaluation(game_id: str, players: int, options_json: str) -> Evaluation | None:
+def _evaluation(
+    game_id: str, players: int, options_json: str, where: Path, stamp: float
+) -> Evaluation | None:
     from meadow.core import registry
 
     game = registry.get(game_id)
@@ -264,9 +267,12 @@ def _evaluation(game_id: str, players: int, options_json: str) -> Evaluation | N
 
 def evaluation_of(game: Game, players: int, options: dict[str, Any]) -> Evaluation:
     """The learned evaluation for this game, player count and options, or the game's own
-    hand-written one where there is no model or the model learned other data."""
+    hand-written one where there is no model or the model learned other data. A model
+    file replaced while a process runs (a training round) is read again."""
     checked = game.options(players, options).model_dump_json()
-    found = _evaluation(game.id, players, checked)
+    path = model_path(game.id, players)
+    stamp = path.stat().st_mtime if path.is_file() else 0.0
+    found = _evaluation(game.id, players, checked, path, stamp)
     return game if found is None else found
 
 

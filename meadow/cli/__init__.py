@@ -28,6 +28,7 @@ def _register() -> None:
         serve,
         simulate,
         tournament,
+        train_cmd,
     )
 
 

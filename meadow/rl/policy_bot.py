@@ -7,6 +7,7 @@ index. Like every bot it sees an `Observation`, never the game state.
 
 Bot specs (`meadow.rl.players.make_player`, `meadow tournament --bots`, a server seat):
 
+- `policy:learned`: the policy network of the game's shipped model (`meadow train`);
 - `policy:NAME`: a policy the host named, in `MEADOW_POLICIES` (`name=target` pairs joined
   by `;`) or with `register_policy`;
 - `policy:TARGET`, TARGET being `package.module:attribute` or `path/to/file.py:attribute`:
@@ -68,6 +69,31 @@ class PolicyBot(Bot):
         return action
 
 
+class LearnedPolicyBot(Bot):
+    """`policy:learned`: the policy network of the game's model (`meadow train`), the most
+    likely legal index for its seat's observation array. Like any policy it sees nothing
+    but that array and the mask."""
+
+    name = "policy:learned"
+
+    def choose(self, observation: Observation, rng: Rng) -> Action:
+        from meadow.bots.learned import Model, model_for
+
+        view = observation.view
+        coding = encoding(observation.game, view["players"], view["options"])
+        found = model_for(coding)
+        if not isinstance(found, Model):
+            why = f": {found}" if found is not None else ""
+            raise MeadowError(
+                f"no learned policy for {observation.game.title} with {view['players']} "
+                f"players and these options{why}; `meadow train {observation.game.id}` makes one"
+            )
+        logits = found.policy(coding.observation(view))
+        mask = coding.mask(observation.legal)
+        logits[mask == 0] = -np.inf
+        return coding.action(int(np.argmax(logits)))
+
+
 def register_policy(name: str, policy: Policy) -> None:
     """Make `policy:NAME` a bot in this process."""
     if not name or ":" in name:
@@ -127,7 +153,7 @@ def load_target(target: str) -> Policy:
     return found  # type: ignore[no-any-return]
 
 
-def policy_bot(rest: str, trust_imports: bool = False) -> PolicyBot:
+def policy_bot(rest: str, trust_imports: bool = False) -> Bot:
     """The bot for the spec `policy:<rest>` (see the module's docstring).
 
     Raises:
@@ -135,6 +161,8 @@ def policy_bot(rest: str, trust_imports: bool = False) -> PolicyBot:
             imports are not trusted.
     """
     name = f"policy:{rest}"
+    if rest == "learned":
+        return LearnedPolicyBot()
     if rest in _registered:
         return PolicyBot(_registered[rest], name)
     named = _host_policies()
