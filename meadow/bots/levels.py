@@ -141,6 +141,12 @@ def describe(game_id: str, most_seconds: float | None = None) -> list[dict[str, 
     out: list[dict[str, Any]] = []
     for level in offered(game_id):
         entry: dict[str, Any] = {"level": level, "seconds": seconds(level, most_seconds)}
+        if "eval=learned" in spec_for(level, game_id).split(":"):
+            from meadow.bots.learned import status  # numpy: only where a level learned
+
+            # "in use", or "stale" (the host's game data is not what it learned) or "none":
+            # then the level plays by the hand-written evaluation, and the lobby says so
+            entry["evaluation"] = status(game_id)["learned"]
         figures = measured.get(level)
         # Figures count only for the bot that plays the level now, at its own budget.
         if figures and figures.get("measured") and figures.get("spec") == spec_for(level, game_id):

@@ -13,6 +13,7 @@ file, the line or field, and the reason.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -130,7 +131,7 @@ def load_json(package: str, game_id: str, name: str) -> Any:
     return parse_json(f"{game_id}/data/{name} (packaged)", packaged.read_bytes())
 
 
-def fingerprint(package: str, game_id: str) -> str:
+def fingerprint(package: str, game_id: str, drop_ins: bool = True) -> str:
     """A digest of every data file the game reads as it stands here (each drop-in in place
     of its packaged file): what a model learned on these files is known by it, so that a
     host's printed values (a real Renature board, Mystic Vale's cards) make it stale."""
@@ -139,8 +140,12 @@ def fingerprint(package: str, game_id: str) -> str:
     for entry in sorted(packaged.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json") or entry.name == "sources.json":
             continue  # where the facts come from is not a fact the game plays by
-        path = override(game_id, entry.name)
+        path = override(game_id, entry.name) if drop_ins else None
         raw = path.read_bytes() if path is not None else entry.read_bytes()
+        # the facts, not their layout: a file saved again with other spacing is the same; a
+        # broken drop-in keeps its bytes, and the game's own check names what is wrong
+        with contextlib.suppress(ValueError):
+            raw = json.dumps(json.loads(raw), sort_keys=True).encode()
         digest.update(entry.name.encode() + b"\0" + raw + b"\0")
     return digest.hexdigest()[:16]
 

@@ -242,7 +242,9 @@ class Encoding:
         from meadow.core import data
 
         digest = hashlib.sha256(
-            data.fingerprint(registry.MODULES[self.game.id], self.game.id).encode()
+            data.fingerprint(
+                registry.MODULES[self.game.id], self.game.id, self.game.drop_in_data
+            ).encode()
         )
         digest.update(f"{self.players}|{self.options.model_dump_json()}".encode())
         digest.update("\n".join(map(str, self.actions)).encode())

@@ -45,6 +45,8 @@ class Game(ABC):
     # the end (Mystic Vale's counts the turns to come), where a reward of the lead would
     # flatten every move alike.
     lead_from_root: ClassVar[bool] = False
+    # Whether a host's file in $MEADOW_GAME_DATA replaces the packaged one (meadow.core.data).
+    drop_in_data: ClassVar[bool] = True
 
     @property
     def player_counts(self) -> range:

@@ -21,6 +21,7 @@ class Topiary(Game):
     max_players = 4
     Options = TopiaryOptions
     state_class = TopiaryState
+    drop_in_data = False  # printed values all, built into tables at import
     rollout_depth = 0  # the garden scored as if the game ended now already sees what matters
 
     def _setup(self, players: int, options: GameOptions, seed: int) -> State:

@@ -110,7 +110,10 @@ function levelStrength(level) {
   const about = t(`bot.${level.level}.about`);
   const seconds = t("lobby.level_seconds", { seconds: level.seconds.toLocaleString(lang) });
   const lead = `${about[0].toLocaleUpperCase(lang)}${about.slice(1)}.`;
-  if (!level.measured) return `${lead} ${t("lobby.level_unmeasured")} ${seconds}`;
+  // a level that judges by a learned evaluation says when it plays without one here
+  const missing = level.evaluation === "stale" ? "stale" : "no_model";
+  const learned = level.evaluation && level.evaluation !== "in use" ? ` ${t(`lobby.level_${missing}`)}` : "";
+  if (!level.measured) return `${lead} ${t("lobby.level_unmeasured")}${learned} ${seconds}`;
   const elo = (value) => Math.round(value).toLocaleString(lang, { signDisplay: "exceptZero" });
   const anchor = level.anchor === "random" ? t("lobby.random_moves") : botName(level.anchor);
   const rating = t("lobby.level_rating", {
@@ -120,7 +123,7 @@ function levelStrength(level) {
     anchor,
     games: level.games.toLocaleString(lang),
   });
-  return `${lead} ${rating} ${seconds}`;
+  return `${lead} ${rating}${learned} ${seconds}`;
 }
 
 function seatField(number, levels) {
