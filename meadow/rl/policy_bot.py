@@ -83,10 +83,10 @@ class LearnedPolicyBot(Bot):
         coding = encoding(observation.game, view["players"], view["options"])
         found = model_for(coding)
         if not isinstance(found, Model):
-            why = f": {found}" if found is not None else ""
+            why = f"`meadow train {observation.game.id}` makes one" if found is None else found
             raise MeadowError(
                 f"no learned policy for {observation.game.title} with {view['players']} "
-                f"players and these options{why}; `meadow train {observation.game.id}` makes one"
+                f"players and these options: {why}"
             )
         logits = found.policy(coding.observation(view))
         mask = coding.mask(observation.legal)

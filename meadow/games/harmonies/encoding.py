@@ -9,12 +9,19 @@ turn, and solo swapping each animal card out of the display.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from itertools import compress, product
+from operator import ne
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from meadow.core.actions import Action
 from meadow.core.encoding import Block, Encoder, Parts
 from meadow.games.harmonies import components as c
+from meadow.games.harmonies import masks as by_mask
 from meadow.games.harmonies.actions import (
     ChooseSpirit,
     EndTurn,
@@ -25,7 +32,9 @@ from meadow.games.harmonies.actions import (
     TakeTokens,
 )
 from meadow.games.harmonies.options import HarmoniesOptions
-from meadow.games.harmonies.scoring import CATEGORIES
+from meadow.games.harmonies.rules import MEMO_STEPS, HarmoniesState, Player
+from meadow.games.harmonies.scoring import CATEGORIES, animal_points
+from meadow.games.harmonies.view import _knows_offer
 
 # Every stack a space may hold, empty first: one-hot per space says exactly what lies there.
 STACKS = tuple(sorted(c.LEGAL_STACKS, key=lambda s: (len(s), s)))
@@ -33,6 +42,92 @@ CARDS = len(c.ANIMAL_IDS) + len(c.SPIRIT_IDS)
 PHASES = ("spirit", "turn", "over")
 TOKENS_PER_SPACE = 3
 POINTS_SCALE = 100.0
+
+STACK_INDEX = {stack: i for i, stack in enumerate(STACKS)}
+# Per stack: its one-hot row in `stacks`, float32.
+STACK_ROW = {
+    stack: array("f", np.eye(len(STACKS), dtype=np.float32)[i].tobytes())
+    for stack, i in STACK_INDEX.items()
+}
+COLOUR_INDEX = {colour: i for i, colour in enumerate(c.COLOURS)}
+PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+COLOURS = len(c.COLOURS)
+ANIMALS, SPIRIT = CATEGORIES.index("animals"), CATEGORIES.index("spirit")
+BOARDS_KEPT = 4096  # boards whose figures an encoder keeps (a few MB at most)
+
+
+def _token_rows() -> dict[tuple[str, ...], array]:
+    """Per row of tokens a central space or the hand may hold (in any order): its numbers in
+    `central` or `hand`, summed as `fill` sums them (float32, not the exact thirds)."""
+    rows = {}
+    for n in range(1, TOKENS_PER_SPACE + 1):
+        for tokens in product(c.COLOURS, repeat=n):
+            row = np.zeros(len(c.COLOURS), dtype=np.float32)
+            for token in tokens:
+                row[COLOUR_INDEX[token]] += 1 / TOKENS_PER_SPACE
+            rows[tokens] = array("f", row.tobytes())
+    return rows
+
+
+TOKEN_ROWS = _token_rows()
+
+
+class HeadAt(NamedTuple):
+    """Where the blocks before the boards start in the observation."""
+
+    central: int
+    hand: int
+    taken_space: int
+    display: int  # minus 1: a card's place is display + its id
+    deck_size: int
+    cube_reserve: int
+    flags: int
+    phase: int
+    to_move: int
+
+
+class SeatAt(NamedTuple):
+    """Where one seat's numbers start in the observation, for one observer."""
+
+    owner: int  # the seat, in turn order
+    stacks: int
+    cubes: int
+    cards: int  # a card's three numbers start at cards + 3 * its id (ids count from 1)
+    empty_spaces: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFigures:
+    """What an observation takes from a board's stacks alone: the same stacks give the same
+    figures on any seat's board of the side."""
+
+    key: tuple[tuple[str, ...], ...]  # the stacks
+    stacks: array  # the seat's rows of the `stacks` block, float32
+    empty: float  # the share of spaces still empty
+    points: array  # the seat's trees, mountains, fields, buildings and water in `points`
+    masks: list[int]  # `by_mask`'s sort of the spaces, for the kept spirit's points
+
+
+def _masks(player: Player, parent: BoardFigures | None, changed: list[int]) -> list[int]:
+    """`Player.masks` without keeping what it works out (an observation leaves the state,
+    and the memo its copies share, as it found it), or else resorted from `parent`'s, the
+    board before the `changed` spaces changed."""
+    memo = player.memo
+    found = memo.get("masks")
+    if found is not None:
+        return found
+    before = memo.get("before")
+    if before is not None and "masks" in before[1]:
+        spaces, earlier = before
+        found = earlier["masks"]
+    elif parent is not None:
+        spaces, found = changed, parent.masks
+    else:
+        return by_mask.sort_spaces(player.stacks)
+    for space in spaces:
+        found = by_mask.resort(found, space, player.stacks[space])
+    return found
 
 
 class HarmoniesEncoder(Encoder):
@@ -44,6 +139,58 @@ class HarmoniesEncoder(Encoder):
         self.board = c.board(options.side)
         self.central = 3 if players == 1 else 5
         self.space_of = {name: i for i, name in enumerate(self.board.names)}
+        # Where fill_state writes, by flat index into the observation, worked out once.
+        at, size = {}, 0
+        for block in self.blocks():
+            at[block.name] = size
+            size += block.size
+        # fill_state writes into a float32 array.array (item writes at Python list speed,
+        # float32 rounding as numpy's) copied into the observation at the end.
+        self.zeros = array("f", bytes(4 * size))
+        p, spaces = players, self.board.size
+        self.head_at = HeadAt(
+            at["central"],
+            at["hand"],
+            at["taken_space"],
+            at["display"] - 1,
+            at["deck_size"],
+            at["cube_reserve"],
+            at["flags"],
+            at["phase"],
+            at["to_move"],
+        )
+        self.pouch_at = tuple(
+            (colour, c.POUCH[colour], at["pouch"] + i, at["discarded"] + i)
+            for i, colour in enumerate(c.COLOURS)
+        )
+        self.relative_of = tuple(
+            tuple(self.relative(owner, me) for owner in range(p)) for me in range(p)
+        )
+        # Per observer, per seat in turn order: where that seat's numbers go.
+        self.seats_at = tuple(
+            tuple(
+                SeatAt(
+                    owner,
+                    at["stacks"] + r * spaces * len(STACKS),
+                    at["cubes"] + r * spaces,
+                    at["cards"] + (r * CARDS - 1) * 3,
+                    at["empty_spaces"] + r,
+                    at["points"] + r * len(CATEGORIES),
+                )
+                for owner, r in enumerate(relative)
+            )
+            for relative in self.relative_of
+        )
+        self.offer_at = at["spirit_offer"] - c.SPIRIT_IDS[0]
+        self.cards = c.cards()
+        self.cube_count = {cid: max(1, card.cubes) for cid, card in self.cards.items()}
+        self.spaces = range(spaces)
+        # Per board's stacks: its figures. A decision lays a token at most, on one board,
+        # so an agent's next step finds the other boards here.
+        self.boards: dict[tuple[tuple[str, ...], ...], BoardFigures] = {}
+        # Per seat: its board at the last look. The next board missing from `boards` is most
+        # often this one and a token more: its figures follow from these.
+        self.last: list[BoardFigures | None] = [None] * players
 
     def actions(self) -> list[Action]:
         cards, names = c.cards(), self.board.names
@@ -136,6 +283,105 @@ class HarmoniesEncoder(Encoder):
         for owner, points in enumerate(view["points"]):
             r = self.relative(owner, me)
             parts["points"][r] = [points[k] / POINTS_SCALE for k in CATEGORIES]
+
+    def fill_state(  # type: ignore[override]
+        self, state: HarmoniesState, me: int, parts: Parts
+    ) -> None:
+        """`fill` of the seat's view, read from the state: an agent's step pays for the
+        numbers, not for the view's JSON (names, slugs, card info)."""
+        head, obs = self.head_at, self.zeros[:]
+        for space, tokens in enumerate(state.central):
+            if tokens:
+                k = head.central + space * COLOURS
+                obs[k : k + COLOURS] = TOKEN_ROWS[tuple(tokens)]
+        if state.hand:
+            obs[head.hand : head.hand + COLOURS] = TOKEN_ROWS[tuple(state.hand)]
+        if state.taken_space >= 0:
+            obs[head.taken_space + state.taken_space] = 1.0
+        for cid in state.display:
+            obs[head.display + cid] = 1.0
+        obs[head.deck_size] = len(state.deck) / len(c.ANIMAL_IDS)
+        pouch, discarded = state.pouch, state.discarded
+        solo = any(discarded.values())  # tokens go back to the box in solo games only
+        for colour, total, k, box in self.pouch_at:
+            obs[k] = pouch[colour] / total
+            if solo:
+                obs[box] = discarded[colour] / total
+        obs[head.cube_reserve] = state.cube_reserve / c.ANIMAL_CUBES
+        if state.card_taken:
+            obs[head.flags] = 1.0
+        if state.end_triggered:
+            obs[head.flags + 1] = 1.0
+        obs[head.phase + PHASE_INDEX[state.phase]] = 1.0
+        if state.seat is not None:
+            obs[head.to_move + self.relative_of[me][state.seat]] = 1.0
+        cards, cube_count, spaces = self.cards, self.cube_count, self.spaces
+        for player, at in zip(state.seats, self.seats_at[me], strict=True):
+            board = self._figures(at.owner, player)
+            obs[at.stacks : at.stacks + len(board.stacks)] = board.stacks
+            for i in compress(spaces, player.cubes):
+                obs[at.cubes + i] = 1.0
+            animals = spirit = 0
+            for done, entries in ((0, player.held), (2, player.done)):
+                for cid, placed in entries:
+                    k = at.cards + 3 * cid
+                    obs[k + done] = 1.0
+                    if placed:
+                        obs[k + 1] = placed / cube_count[cid]
+                        card = cards[cid]
+                        if not card.spirit:
+                            animals += animal_points(card, placed)
+                        elif cid == player.spirit:
+                            spirit = self._spirit_points(player, card, board)
+            obs[at.empty_spaces] = board.empty
+            obs[at.points : at.points + len(board.points)] = board.points
+            if animals:
+                obs[at.points + ANIMALS] = animals / POINTS_SCALE
+            if spirit:
+                obs[at.points + SPIRIT] = spirit / POINTS_SCALE
+        player = state.seats[me]
+        if player.offer and _knows_offer(state, me, me):
+            for cid in player.offer:
+                obs[self.offer_at + cid] = 1.0
+        memoryview(parts.array)[:] = memoryview(obs)
+
+    def _figures(self, owner: int, player: Player) -> BoardFigures:
+        """The board's figures: kept from an earlier look at the same stacks, or worked out,
+        its points as `HarmoniesState.board_points` has them but without writing to the
+        board's memo (an observation only reads the state)."""
+        key = tuple(player.stacks)
+        found = self.boards.get(key)
+        if found is None:
+            parent, changed = self.last[owner], []
+            if parent is not None:
+                changed = list(compress(self.spaces, map(ne, key, parent.key)))
+                if len(changed) > MEMO_STEPS:
+                    parent = None
+            masks = _masks(player, parent, changed)
+            points = player.memo.get("points")
+            if points is None:
+                points = by_mask.board_points(self.board.side, self.board.water, masks)
+            if parent is None:
+                stacks = array("f", b"".join(map(STACK_ROW.__getitem__, key)))
+            else:
+                stacks = parent.stacks[:]
+                for space in changed:
+                    k = space * len(STACKS)
+                    stacks[k : k + len(STACKS)] = STACK_ROW[key[space]]
+            scaled = array("f", [figure / POINTS_SCALE for figure in points])
+            found = BoardFigures(key, stacks, key.count(()) / len(key), scaled, masks)
+            if len(self.boards) >= BOARDS_KEPT:
+                self.boards.clear()
+            self.boards[key] = found
+        self.last[owner] = found
+        return found
+
+    def _spirit_points(self, player: Player, card: c.Card, board: BoardFigures) -> int:
+        """`HarmoniesState.spirit_points` of the kept spirit, read the same way."""
+        found = player.memo.get(("spirit", card.id))
+        if found is None:
+            found = by_mask.spirit_points(card, self.board.side, board.masks)
+        return found
 
 
 ENCODER = HarmoniesEncoder

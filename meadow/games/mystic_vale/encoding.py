@@ -15,8 +15,13 @@ A file of printed card values ($MEADOW_GAME_DATA) changes the types, and so the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from functools import cache
+from itertools import chain, compress
+from operator import getitem
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from meadow.core.actions import Action
 from meadow.core.encoding import Block, Encoder, Parts
@@ -38,6 +43,11 @@ from meadow.games.mystic_vale.actions import (
     UseAbility,
 )
 from meadow.games.mystic_vale.options import MysticValeOptions
+from meadow.games.mystic_vale.rules import _card_decay_growth
+
+if TYPE_CHECKING:
+    from meadow.games.mystic_vale.druid import Druid
+    from meadow.games.mystic_vale.rules import MysticValeState
 
 CARDS = 20
 PHASES = ("plant", "prep", "ability", "reveal", "spoiling", "harvest", "sleeve", "nest", "over")
@@ -63,6 +73,11 @@ HARVEST = (
 VP_SCALE = 50.0
 MANA_SCALE = 20.0
 SYMBOL_SCALE = 10.0
+SLEEVES_SEEN = 4096  # positions' sleeves remembered per encoder (some MB at most)
+
+# What the druids' cards show from a seat: the ones of `cards` and `bands`, and per seat in
+# turn order each card's decay and growth (without Ätherbaum) as the rules count them.
+Sleeves = tuple[np.ndarray, list[list[int]], list[list[int]]]
 
 
 class MysticValeEncoder(Encoder):
@@ -82,6 +97,77 @@ class MysticValeEncoder(Encoder):
         ] + [f"{c.FERTILE_SOIL}@{p}" for p in c.POSITIONS]
         self.piles = [max(1, len(c.advancement_copies(self.sets, level))) for level in (1, 2, 3)]
         self.vale_piles = [max(1, len(c.vale_copies(self.sets, level))) for level in (1, 2)]
+        self._index_tables()
+
+    def _index_tables(self) -> None:
+        """Where each fact of a position lands in the flat observation array, for
+        `fill_state`: looked up, never computed, while a game is played."""
+        start: dict[str, int] = {}
+        at = 0
+        for block in self.blocks():  # the order `Encoding` lays the blocks out in
+            start[block.name] = at
+            at += block.size
+        types, vales = len(self.types), len(self.vales)
+        positions = range(len(c.POSITIONS))
+        seats = range(self.players)
+        copy_at = {
+            f"{type_id}@{position}": t * len(positions) + p
+            for type_id, t in self.type_index.items()
+            for p, position in enumerate(c.POSITIONS)
+        }
+        # per seat, one table per sleeve slot in the order the slots of the 20 cards follow
+        # each other: the type sleeved there -> its entry (a free slot's is never read)
+        self._slot_at: list[list[dict[str | None, int]]] = [
+            [
+                {None: -1}
+                | {
+                    type_id: start["cards"] + ((r * CARDS + x) * len(positions) + p) * types + t
+                    for type_id, t in self.type_index.items()
+                }
+                for x in range(CARDS)
+                for p in positions
+            ]
+            for r in seats
+        ]
+        # per seat and card, indexed by the band (-1, no band, gives 0: no entry of `bands`)
+        self._band_at: list[list[tuple[int, ...]]] = [
+            [
+                (*(start["bands"] + (r * CARDS + x) * len(positions) + p for p in positions), 0)
+                for x in range(CARDS)
+            ]
+            for r in seats
+        ]
+        # per seat and column of WHERE, each card's entry
+        self._where_at: list[list[list[int]]] = [
+            [
+                [start["where"] + (r * CARDS + x) * len(WHERE) + column for x in range(CARDS)]
+                for column in range(len(WHERE))
+            ]
+            for r in seats
+        ]
+        self._vale_at: list[tuple[dict[str, int], ...]] = [
+            tuple(
+                {vid: start[block] + r * vales + v for vid, v in self.vale_index.items()}
+                for block in ("vales", "new_vales", "boxed_vales")
+            )
+            for r in seats
+        ]
+        self._druid_at = [start["druids"] + r * len(DRUID) for r in seats]
+        self._market_at = {copy: start["market"] + i for copy, i in copy_at.items()}
+        self._vale_market_at = {vid: start["vale_market"] + v for vid, v in self.vale_index.items()}
+        self._piles_at = start["piles"]
+        self._pile_sizes = (*self.piles, *self.vale_piles)
+        self._fertile_at = start["fertile_soil"]
+        self._pool_at = start["pool"]
+        self._phase_at = {phase: start["phase"] + i for i, phase in enumerate(PHASES)}
+        self._stage_at = {stage: start["stage"] + i for i, stage in enumerate(STAGES)}
+        self._to_move_at = start["to_move"]
+        self._harvest_at = start["harvest"]
+        self._to_sleeve_at = {copy: start["to_sleeve"] + i for copy, i in copy_at.items()}
+        self._sleeve_next_at = {copy: start["sleeve_next"] + i for copy, i in copy_at.items()}
+        self._choice_at = {ability: start["choice"] + i for i, ability in enumerate(CHOICES)}
+        self._choice_left_at = start["choice"] + len(CHOICES)
+        self._sleeves_seen: dict[tuple[object, ...], Sleeves] = {}
 
     def _abilities(self) -> set[str]:
         found = {a.ability for a in c.advancements().values() if a.set in self.sets}
@@ -244,6 +330,148 @@ class MysticValeEncoder(Encoder):
         if choice is not None:
             parts["choice"][CHOICES.index(choice["ability"])] = 1
             parts["choice"][-1] = choice["left"] / 10
+
+    def fill_state(self, state: MysticValeState, me: int, parts: Parts) -> None:  # type: ignore[override]
+        # Most numbers are ones: those of the sleeves are remembered (below), the others are
+        # gathered as lazy iterators over the state's own lists and written by one numpy
+        # assignment; the rest go one at a time through a memoryview, far cheaper than
+        # numpy's item writes.
+        seats = state.seats
+        sleeves, card_decay, card_growth = self._sleeves(seats, me)
+        out = memoryview(parts.array)
+        runs: list[Iterable[int]] = []
+        ones: list[int] = []
+        for owner, druid in enumerate(seats):
+            r = (owner - me) % self.players
+            field, on_deck, deck, discard, deck_top = self._where_at[r]
+            runs.append(map(field.__getitem__, druid.field))
+            if druid.on_deck is not None:
+                ones.append(on_deck[druid.on_deck])
+            if owner == me:  # a seat's own deck (as a set), discard pile and known top cards
+                runs.append(map(deck.__getitem__, druid.deck))
+                runs.append(map(discard.__getitem__, druid.discard))
+                if druid.known_top:  # the view's slice, even where it outruns the deck
+                    known = druid.deck[len(druid.deck) - druid.known_top :]
+                    runs.append(map(deck_top.__getitem__, known))
+            if druid.vales or druid.boxed_vales:
+                # halves add up exactly in float32, as the view's `+=` does
+                owned, new, boxed = self._vale_at[r]
+                turn = state.active_turn(druid)
+                for vid, bought in druid.vales:
+                    out[owned[vid]] += 0.5
+                    if bought >= turn:
+                        out[new[vid]] += 0.5
+                for vid in druid.boxed_vales:
+                    out[boxed[vid]] += 0.5
+            if druid.vales or druid.aether:  # vale cards' growth, Ätherbaum: the rules' sum
+                shown, growth = state._decay_and_growth(druid)
+            else:  # the rules' sum then is the cards' own, remembered with the sleeves
+                decay_of, growth_of = card_decay[owner], card_growth[owner]
+                shown = sum(map(decay_of.__getitem__, druid.field))
+                growth = sum(map(growth_of.__getitem__, druid.field)) + druid.growth_bonus
+                if druid.on_deck is not None:
+                    shown += decay_of[druid.on_deck]
+                    growth += growth_of[druid.on_deck]
+            at = self._druid_at[r]
+            out[at] = druid.vp / VP_SCALE
+            out[at + 1] = druid.mana_token
+            out[at + 2] = druid.spoiled
+            out[at + 3] = (shown - growth) / SYMBOL_SCALE
+            out[at + 4] = growth / SYMBOL_SCALE
+            out[at + 5] = len(druid.deck) / CARDS
+            out[at + 6] = len(druid.discard) / CARDS
+        market = chain.from_iterable(state.market)
+        runs.append(map(self._market_at.__getitem__, filter(None, market)))
+        vale_market = self._vale_market_at
+        for vid in chain.from_iterable(state.vale_market):
+            if vid is not None:
+                out[vale_market[vid]] += 1 / c.VALE_MARKET  # quarters: exact in float32
+        at = self._piles_at
+        for i, (pile, size) in enumerate(
+            zip(chain(state.piles, state.vale_piles), self._pile_sizes, strict=True), at
+        ):
+            out[i] = len(pile) / size
+        at = self._fertile_at
+        for i, n in enumerate(state.fertile, at):
+            out[i] = n / c.FERTILE_SOIL_PER_POSITION
+        at = self._pool_at
+        out[at] = state.pool / c.vp_pool(self.players)
+        out[at + 1] = state.end_triggered
+        ones.append(self._phase_at[state.phase])
+        ones.append(self._stage_at[state.stage])
+        to_move = state.to_move
+        if to_move is not None:
+            ones.append(self._to_move_at + (to_move - me) % self.players)
+        h = state.harvest
+        if state.phase == "harvest" or h.to_sleeve:  # when the view shows the harvest
+            at = self._harvest_at
+            out[at] = 1.0
+            out[at + 1] = (h.mana_earned - h.mana_spent) / MANA_SCALE
+            for i, spirit in enumerate(c.SPIRITS, at + 2):
+                out[i] = h.spirits.get(spirit, 0) / SYMBOL_SCALE
+            at += 2 + len(c.SPIRITS)
+            out[at] = h.advancements_bought / 3
+            out[at + 1] = h.vales_bought / 3
+            out[at + 2] = h.buy_limit / 3
+            out[at + 3] = len(h.to_sleeve) / 3
+            if h.to_sleeve:
+                waiting: dict[str, int] = {}
+                for copy, _ in h.to_sleeve:
+                    waiting[copy] = waiting.get(copy, 0) + 1
+                for copy, n in waiting.items():
+                    out[self._to_sleeve_at[copy]] = _float32_sum(1 / 3, n)
+                ones.append(self._sleeve_next_at[h.to_sleeve[0][0]])
+        choice = state.choice
+        if choice is not None and me == to_move:  # only the chooser sees it
+            ones.append(self._choice_at[choice["ability"]])
+            out[self._choice_left_at] = choice["left"] / 10
+        parts.array[np.fromiter(chain(chain.from_iterable(runs), ones), np.intp)] = 1.0
+        parts.array[sleeves] = 1.0
+
+    def _sleeves(self, seats: list[Druid], me: int) -> Sleeves:
+        """What the druids' cards show, seen from seat `me`: remembered by what is sleeved
+        where, which changes only when a purchase is sleeved, while every decision is
+        observed."""
+        sleeved: list[object] = [me]
+        for druid in seats:
+            for slots in druid.cards:
+                sleeved += slots
+            sleeved += druid.band
+        key = tuple(sleeved)
+        found = self._sleeves_seen.get(key)
+        if found is None:
+            found = self._read_sleeves(seats, me)
+            if len(self._sleeves_seen) >= SLEEVES_SEEN:  # a bound on memory, nothing subtler
+                self._sleeves_seen.clear()
+            self._sleeves_seen[key] = found
+        return found
+
+    def _read_sleeves(self, seats: list[Druid], me: int) -> Sleeves:
+        runs: list[Iterable[int]] = []
+        card_decay: list[list[int]] = []
+        card_growth: list[list[int]] = []
+        for owner, druid in enumerate(seats):
+            r = (owner - me) % self.players
+            slots = list(chain.from_iterable(druid.cards))
+            runs.append(compress(map(getitem, self._slot_at[r], slots), slots))
+            runs.append(filter(None, map(getitem, self._band_at[r], druid.band)))
+            shows = [
+                _card_decay_growth(tuple(slots), band, False)
+                for slots, band in zip(druid.cards, druid.band, strict=True)
+            ]
+            card_decay.append([decay for decay, _ in shows])
+            card_growth.append([growth for _, growth in shows])
+        return np.fromiter(chain.from_iterable(runs), np.intp), card_decay, card_growth
+
+
+@cache
+def _float32_sum(step: float, times: int) -> float:
+    """`step` added `times` times to a float32 zero, as `fill`'s `+=` adds it (thirds drift
+    from n/3 in float32)."""
+    cell = np.zeros(1, dtype=np.float32)
+    for _ in range(times):
+        cell[0] += step
+    return float(cell[0])
 
 
 ENCODER = MysticValeEncoder

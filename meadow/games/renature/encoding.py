@@ -11,8 +11,12 @@ returning the plant on each of those spaces; `end`; `extra turn`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import itemgetter
+from struct import Struct
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +35,13 @@ from meadow.games.renature.actions import (
     SkipMushroom,
     SkipPlant,
 )
+from meadow.games.renature.brook import Brook, layout
 from meadow.games.renature.options import RenatureOptions
 from meadow.games.renature.view import COLOURS
+
+if TYPE_CHECKING:
+    from meadow.core.game import State
+    from meadow.games.renature.rules import RenatureState
 
 PHASES = ("domino", "mushroom", "plant", "end", "over")
 SUPPLY = tuple(f"{'neutral ' if n else ''}{p}" for n in (False, True) for p in c.PLANT_TYPES)
@@ -40,6 +49,26 @@ TERRAIN = ("area", "meadow", "start", "stump", "cloud_space", "mushroom")
 SEAT_FEATURES = ("score", "clouds", "hand", "reserve", "discarded", "tokens")
 SCORE_SCALE = 100.0
 PIECES_SCALE = 4.0  # no player board has more than 4 spaces of one kind
+TOKEN_BACKS_SCALE = 20
+AREAS_KEPT = 256  # area layouts kept per encoder: each game's mushrooms make a few new ones
+BLOCKS_KEPT = 1024  # area blocks kept per layout: each game makes a few dozen new ones
+
+
+@dataclass(frozen=True, slots=True)
+class _AreaLayout:
+    """What the areas as they lie fix in an observation. Only the Valley's mushrooms change
+    them, so it is worked out once per layout, not per observation."""
+
+    terrain: np.ndarray  # the terrain block, mushrooms included
+    brook: int  # the spaces of no area (brook, meadow without a mushroom), a mask
+    names: tuple[str, ...]
+    closing: tuple[int, ...]  # per area, the brook spaces beside it (they close it), a mask
+    sizes: np.ndarray  # the area size block
+    area_of_space: np.ndarray  # per area space, its area's place in `names`
+    targets: np.ndarray  # per area space, where its token main, minor, closed, scored go
+    # The area blocks (token, state, size) per code of each area: areas close and are
+    # scored seldom, so a game meets few codes (one observation in 12-16 sees a new one).
+    blocks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
 
 
 class RenatureEncoder(Encoder):
@@ -57,6 +86,60 @@ class RenatureEncoder(Encoder):
         self.max_clouds = max(self.board.clouds.values(), default=1)
         self.max_area = max((len(cells) for cells in self.board.areas().values()), default=1)
         self.terrain = self._printed_terrain()
+        self._observe_tables()
+
+    def _observe_tables(self) -> None:
+        """What `fill_state` looks up: it writes the flat array, whose blocks lie in the order
+        of `blocks()`, as the encoding lays them."""
+        self.at: dict[str, int] = {}
+        offset = 0
+        for block in self.blocks():
+            self.at[block.name] = offset
+            offset += block.size
+        self.size = offset
+        at, p, b = self.at, self.players, self.board
+        cells = len(b.names)
+        self.spaces = range(cells)
+        self.animal_bytes = Struct(f"{cells}b")
+        self.layout = layout(b)
+        self.rows = np.arange(cells)
+        kinds, owners = len(c.PLANT_TYPES), p + 1
+        self.plant_row = [at["plant"] + kinds * x - 1 for x in self.spaces]  # values from 1
+        self.owner_row = [at["plant_owner"] + owners * x for x in self.spaces]
+        # Per observer, each colour's owner column: the seat counted from the observer;
+        # neutral (-1) reads the last entry, the neutral column.
+        self.owner_column = tuple(
+            (*(self.relative(colour, me) for colour in range(p)), p) for me in range(p)
+        )
+        self.phase_at = {phase: at["phase"] + i for i, phase in enumerate(PHASES)}
+        self.supply_of = itemgetter(*SUPPLY)
+        dealt = c.DOMINOES_PER_PLAYER[2]  # as `fill` scales them
+        seat_scales = (SCORE_SCALE, c.CLOUD_SPACES, c.HAND_SIZE, dealt, dealt, len(self.tokens))
+        self.count_scales = np.array(
+            [c.MUSHROOMS, len(c.dominoes())]
+            + list(seat_scales) * p
+            + [PIECES_SCALE] * (2 * len(SUPPLY) * p),
+            dtype=np.float64,
+        )
+        # An area's token, closed and scored as one code, token * 4 + closed * 2 + scored
+        # (token `len(tokens)`: none), and each code's four numbers.
+        self.no_token = len(self.tokens)
+        fronts = [(t.main / self.max_main, t.minor / self.max_minor) for t in self.tokens]
+        self.area_rows = np.array(
+            [
+                (*front, closed, scored)
+                for front in [*fronts, (0.0, 0.0)]
+                for closed in (0, 1)
+                for scored in (0, 1)
+            ],
+            dtype=np.float32,
+        )
+        # Mushrooms alone change the areas, and they go only on these spaces: the areas
+        # there tell the layout apart.
+        spaces = self.mushroom_spaces()
+        self.mushrooms_of = itemgetter(*spaces) if spaces else None
+        self.printed_areas = self._new_area_layout(b.area_of)
+        self.area_layouts: dict[Any, _AreaLayout] = {}
 
     def _printed_terrain(self) -> np.ndarray:
         """The map's own features per space (mushrooms are added per view)."""
@@ -226,6 +309,158 @@ class RenatureEncoder(Encoder):
                 for d in seat.get("discarded_dominoes", ()):
                     parts["discarded_dominoes"][domino[d["domino"]]] = 1
                 parts["token_backs"][0] = sum(seat.get("token_backs", ())) / 20
+
+    def fill_state(self, state: State, me: int, parts: Parts) -> None:
+        """`fill` of the seat's view, read from the state: the public board and player
+        boards, this seat's hand, discards and token backs, nothing else; the state is only
+        read. The view's costly part, each area's totals and scoring as if now, is not in
+        the observation, so it is not worked out."""
+        s: RenatureState = state  # type: ignore[assignment]
+        at, array, spaces = self.at, parts.array, len(self.spaces)
+        areas = self._area_layout(s.area_id)
+        brook = self._brook(s)
+        live = brook.live()
+        array[at["terrain"] : at["animal"]] = areas.terrain
+        ones: list[int] = []  # flat positions holding 1, written at once at the end
+
+        # one C call packs the animals, several times faster than np.fromiter
+        animal_at = np.frombuffer(self.animal_bytes.pack(*s.animal_at), dtype=np.int8)
+        # an empty space (-1) writes its 0 to its own last column
+        animal = array[at["animal"] : at["plant"]].reshape(spaces, -1)
+        animal[self.rows, animal_at] = animal_at >= 0
+        covered = areas.brook & ~brook.free  # a domino lies there
+        irrelevant = array[at["irrelevant"] : at["irrelevant"] + spaces]
+        irrelevant[:] = self._bits(covered & ~self._beside(live))
+
+        plant_at, plant_row, owner_row = s.plant_at, self.plant_row, self.owner_row
+        owner_column = self.owner_column[me]
+        for x in compress(self.spaces, plant_at):
+            value, colour = plant_at[x]  # type: ignore[misc]
+            ones += (plant_row[x] + value, owner_row[x] + owner_column[colour])
+        clouds = at["clouds"]
+        for x, n in s.board_clouds.items():
+            array[clouds + x] = n / self.max_clouds
+        if s.last_domino is not None:
+            ones += [at["last_domino"] + x for x in s.last_domino]
+        array[at["area_token"] : at["joker"]] = self._area_blocks(s, areas, live)
+
+        ones.append(at["joker"] + s.joker)
+        ones.append(self.phase_at[s.phase])
+        over = s.to_move is None
+        if not over:
+            ones.append(at["to_move"] + self.relative(s.to_move, me))  # type: ignore[arg-type]
+        counts = [s.mushrooms_left, len(s.box_dominoes)]
+        supply: list[int] = []
+        capacity: list[int] = []
+        for r in range(self.players):
+            seat = s.seats[(me + r) % self.players]
+            score = seat.score if over else seat.score - seat.points.get("token_backs", 0)
+            counts += (
+                score,
+                seat.clouds,
+                len(seat.hand),
+                len(seat.reserve),
+                len(seat.discarded),
+                len(seat.collected),
+            )
+            supply += self.supply_of(seat.supply)
+            capacity += self.supply_of(seat.capacity)
+        # counts, seats, supply and capacity lie one after another: one write
+        array[at["counts"] : at["hand"]] = (counts + supply + capacity) / self.count_scales
+
+        mine = s.seats[me]
+        ones += [at["hand"] + d for d in mine.hand]
+        ones += [at["discarded_dominoes"] + d for d in mine.discarded]
+        backs = sum(self.tokens[t].back for t in mine.collected)
+        array[at["token_backs"]] = backs / TOKEN_BACKS_SCALE
+        array[ones] = 1
+
+    def _area_blocks(self, state: RenatureState, areas: _AreaLayout, live: int) -> np.ndarray:
+        """The area token, state and size blocks: per area one code (its token, closed,
+        scored), its numbers spread over the area's spaces."""
+        tokens_on, scored, no_token = state.tokens_on, state.scored, self.no_token
+        codes = tuple(
+            [
+                tokens_on.get(name, no_token) * 4 + (not closing & live) * 2 + (name in scored)
+                for name, closing in zip(areas.names, areas.closing, strict=True)
+            ]
+        )
+        found = areas.blocks.get(codes)
+        if found is None:
+            if len(areas.blocks) >= BLOCKS_KEPT:
+                areas.blocks.clear()
+            found = np.zeros(self.at["joker"] - self.at["area_token"], dtype=np.float32)
+            found[areas.targets] = self.area_rows[np.array(codes)[areas.area_of_space]]
+            found[-len(areas.sizes) :] = areas.sizes
+            areas.blocks[codes] = found
+        return found
+
+    def _brook(self, state: RenatureState) -> Brook:
+        """The free brook, as the view finds it: the state's own, or one worked out for
+        this observation where the state has none yet (it is not kept: the state is only
+        read)."""
+        if state._brook is not None:
+            return state._brook
+        return Brook.build(self.layout, state.animal_at, state.domino_at, state.area_id)
+
+    def _beside(self, mask: int) -> int:
+        """The spaces orthogonally beside any space of `mask` (shifts, as `Brook.live`; a
+        shift may run past the last space: the caller masks it off)."""
+        west, east, width = self.layout.west, self.layout.east, self.layout.width
+        return mask << 1 & ~west | mask >> 1 & ~east | mask << width | mask >> width
+
+    def _bits(self, mask: int) -> np.ndarray:
+        """A mask over the spaces as one 0/1 byte per space."""
+        spaces = len(self.spaces)
+        packed = np.frombuffer(mask.to_bytes((spaces + 7) // 8, "little"), dtype=np.uint8)
+        return np.unpackbits(packed, count=spaces, bitorder="little")
+
+    def _area_layout(self, area_id: list[str | None]) -> _AreaLayout:
+        if self.mushrooms_of is None:
+            return self.printed_areas
+        key = self.mushrooms_of(area_id)
+        found = self.area_layouts.get(key)
+        if found is None:
+            if len(self.area_layouts) >= AREAS_KEPT:
+                self.area_layouts.clear()
+            found = self.area_layouts[key] = self._new_area_layout(area_id)
+        return found
+
+    def _new_area_layout(self, area_id: Sequence[str | None]) -> _AreaLayout:
+        terrain = self.terrain.copy()
+        sizes = np.zeros(len(self.spaces), dtype=np.float32)
+        areas: dict[str, list[int]] = {}
+        brook = 0
+        for x, area in enumerate(area_id):
+            if area is None:
+                brook |= 1 << x
+            else:
+                areas.setdefault(area, []).append(x)
+                if self.board.is_brook(x):
+                    terrain[x, TERRAIN.index("mushroom")] = 1
+        names = tuple(sorted(areas))
+        closing = []
+        spaces: list[int] = []
+        area_of_space: list[int] = []
+        for i, name in enumerate(names):
+            beside = 0
+            for x in areas[name]:
+                beside |= self.layout.neighbours[x]
+                sizes[x] = len(areas[name]) / self.max_area
+            closing.append(beside & brook)
+            spaces += areas[name]
+            area_of_space += [i] * len(areas[name])
+        place = np.array(spaces, dtype=np.intp)[:, None] * 2 + (0, 1)
+        state = self.at["area_state"] - self.at["area_token"]  # within the area blocks
+        return _AreaLayout(
+            terrain.ravel(),
+            brook,
+            names,
+            tuple(closing),
+            sizes,
+            np.array(area_of_space),
+            np.concatenate([place, state + place], axis=1),
+        )
 
 
 ENCODER = RenatureEncoder

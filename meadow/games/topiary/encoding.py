@@ -10,24 +10,92 @@ Tiles are numbered shape * 5 + value - 1 in data/tiles.json's shape order; cells
 from __future__ import annotations
 
 import itertools
+from array import array
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from meadow.core.actions import Action
 from meadow.core.encoding import Block, Encoder, Parts
+from meadow.core.game import State
+from meadow.core.options import GameOptions
 from meadow.games.topiary import components as c
 from meadow.games.topiary.actions import KeepTiles, PlaceTile, PlaceVisitor, SkipTake, TakeTile
 from meadow.games.topiary.options import TopiaryOptions
+from meadow.games.topiary.rules import TopiaryState
+from meadow.games.topiary.scoring import score_line
 
-TILES = 5 * len(c.shapes())
+SHAPES = len(c.shapes())
+TILES = 5 * SHAPES
 PHASES = ("draft", "visitor", "take", "place", "over")
 HAND_LIMIT = 16  # no hand ever holds more: 15 tiles lie outside a 4-player garden, plus a take
 POINTS_SCALE = 100.0
+
+# What a cell shows, as `fill_state` reads the garden: a tile 0..TILES-1, or one of these.
+FACE_DOWN = TILES
+GAP = TILES + 1
+
+
+def _one_hot(size: int, at: int | None) -> bytes:
+    """A row of float32 zeros with a 1 at `at` (none if `None`), as raw bytes."""
+    return array("f", [float(i == at) for i in range(size)]).tobytes()
+
+
+# Each cell's part of the three garden blocks by what it shows, as float32 bytes: the
+# blocks are joined from these in C, not written number by number.
+_SHAPE_ROW = [_one_hot(SHAPES, t // 5 if t < TILES else None) for t in range(GAP + 1)]
+_VALUE_ROW = [_one_hot(5, t % 5 if t < TILES else None) for t in range(GAP + 1)]
+_FACE_DOWN_ROW = [_one_hot(1, 0 if t == FACE_DOWN else None) for t in range(GAP + 1)]
+
+Line = tuple[int, ...] | int  # a visitor's line as `fill_state` reads it; a bare int: one cell
+_LINE_POINTS: dict[Line, complex] = {}
+_LINES_KEPT = 1 << 15
+
+
+def _line_points(line: Line) -> complex:
+    """A line's visitor points + bonus points * 1j (so a seat's lines add up in one sum).
+    The same lines come back move after move and in every seat's observation: each is
+    scored once, by the rules' own `score_line`, and kept (a bounded number of them)."""
+    shown = (line,) if isinstance(line, int) else line
+    score = score_line([(t // 5, t % 5 + 1) if t < TILES else None for t in shown])
+    if len(_LINE_POINTS) >= _LINES_KEPT:
+        _LINE_POINTS.clear()
+    points = _LINE_POINTS[line] = complex(score.base, score.bonus)
+    return points
 
 
 class TopiaryEncoder(Encoder):
     game_id = "topiary"
     options: TopiaryOptions
+
+    def __init__(self, players: int, options: GameOptions) -> None:
+        super().__init__(players, options)
+        # `fill_state` writes into the flat array, so it needs where each block starts (the
+        # encoding lays the blocks end to end, in `blocks()` order).
+        start, at = {}, 0
+        for block in self.blocks():
+            start[block.name] = at
+            at += block.size
+        # The three garden blocks come first and end to end, written as one run of bytes;
+        # visitors_left, hand_sizes and points are the only fractions, also end to end.
+        assert start["garden_shape"] == 0
+        assert start["face_down"] == start["garden_value"] + 5 * c.CELLS
+        assert start["points"] == start["visitors_left"] + 2 * players
+        self._garden_bytes = 4 * start["gap"]
+        self._gap = start["gap"]
+        self._visitor_row = [start["visitors"] + players * p for p in range(len(c.positions()))]
+        self._current_position = start["current_position"]
+        self._hand = start["hand"]
+        self._passed = start["passed"]
+        self._removed_shape = start["removed_shape"]
+        self._counts = slice(start["visitors_left"], start["phase"])
+        self._phase = {phase: start["phase"] + i for i, phase in enumerate(PHASES)}
+        self._to_move = start["to_move"]
+        self._visitors_per_seat = c.VISITORS_PER_PLAYER[players]
+        self._line = [itemgetter(*position.cells) for position in c.positions()]
+        # each observer's seats as the observation counts them, and the other way round
+        self._seats_from = [[(me + r) % players for r in range(players)] for me in range(players)]
+        self._relative = [[(s - me) % players for s in range(players)] for me in range(players)]
 
     def actions(self) -> list[Action]:
         found: list[Action] = [
@@ -107,6 +175,61 @@ class TopiaryEncoder(Encoder):
         parts["phase"][PHASES.index(view["phase"])] = 1
         if view["to_move"] is not None:
             parts["to_move"][self.relative(view["to_move"], me)] = 1
+
+    def fill_state(self, state: State, me: int, parts: Parts) -> None:
+        assert isinstance(state, TopiaryState)
+        # A face-down tile's number is never kept: only face-up tiles reach `shown`.
+        shown = [t if up else FACE_DOWN for t, up in zip(state.grid, state.face_up, strict=True)]
+        gap = state.gap
+        if gap >= 0:
+            shown[gap] = GAP
+        cells = itemgetter(*shown)
+        raw = memoryview(parts.array).cast("B")
+        raw[: self._garden_bytes] = b"".join(
+            cells(_SHAPE_ROW) + cells(_VALUE_ROW) + cells(_FACE_DOWN_ROW)
+        )
+        out = raw.cast("f")
+        if gap >= 0:
+            out[self._gap + gap] = 1.0
+        occupant, row, relative = state.occupant, self._visitor_row, self._relative[me]
+        visits = [position for position, seat in enumerate(occupant) if seat >= 0]
+        for position in visits:
+            out[row[position] + relative[occupant[position]]] = 1.0
+        if state.position >= 0:
+            out[self._current_position + state.position] = 1.0
+        hand = self._hand
+        for t in state.hands[me]:
+            out[hand + t] = 1.0
+        passed = self._passed
+        for t in state.passed[me]:
+            out[passed + t] = 1.0
+        if state.removed_shape is not None:
+            out[self._removed_shape + state.removed_shape] = 1.0
+        out[self._phase[state.phase]] = 1.0
+        if state.to_move is not None:
+            out[self._to_move + relative[state.to_move]] = 1.0
+        seats = self._seats_from[me]
+        left, hands, per_seat = state.visitors_left, state.hands, self._visitors_per_seat
+        counts = [left[s] / per_seat for s in seats] + [len(hands[s]) / HAND_LIMIT for s in seats]
+        totals = self._points(state, shown, visits)
+        for s in seats:
+            counts += (totals[s].real / POINTS_SCALE, totals[s].imag / POINTS_SCALE)
+        parts.array[self._counts] = counts
+
+    def _points(self, state: TopiaryState, shown: list[int], visits: list[int]) -> list[complex]:
+        """Each seat's visitor points + bonus points * 1j: the view's `visitor_points`,
+        from the state's own cache when a view or an evaluation has filled it (only they
+        may), else from the visitors' lines as `shown`."""
+        known = state._points
+        if known is not None:
+            return [complex(p["visitors"], p["bonus"]) for p in known]
+        totals = [0j] * self.players
+        occupant, line, kept = state.occupant, self._line, _LINE_POINTS
+        for position in visits:
+            seen = line[position](shown)
+            points = kept.get(seen)
+            totals[occupant[position]] += _line_points(seen) if points is None else points
+        return totals
 
 
 ENCODER = TopiaryEncoder
