@@ -17,6 +17,7 @@ import json
 import math
 import multiprocessing
 import platform
+import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -138,11 +139,22 @@ class Trainer:
             with self.curve_path.open("a", encoding="utf-8") as curve:
                 curve.write(json.dumps(asdict(point)) + "\n")
             self._write_model(number, done)
+            self._keep_snapshot(number)
             self._plot(done)
         return done
 
     def _round_file(self, number: int) -> Path:
         return self.data / f"round-{number:02d}.npz"
+
+    def _snapshot(self, number: int) -> Path:
+        """The model as it stood after a round: the next round's teacher plays by it."""
+        return self.data / f"after-round-{number:02d}.json"
+
+    def _keep_snapshot(self, number: int) -> None:
+        card = model_path(self.plan.game, self.plan.players, self.out)
+        snapshot = self._snapshot(number)
+        for suffix in (".npz", ".json"):  # the card last: it is what says the pair is whole
+            shutil.copyfile(card.with_suffix(suffix), snapshot.with_suffix(suffix))
 
     def _resume(self) -> list[Point]:
         """The curve of the rounds already played; the networks from the model file."""
@@ -153,15 +165,27 @@ class Trainer:
             for line in self.curve_path.read_text(encoding="utf-8").splitlines()
             if line.strip()
         ]
-        points = [p for p in points if self._round_file(p.round).is_file()]
-        if points:
-            card_path = model_path(self.plan.game, self.plan.players, self.out)
-            model = Model.load(card_path)
+        kept: list[Point] = []
+        for point in points:  # a round counts once its games and its model are both kept
+            if point.round != len(kept) or not self._snapshot(point.round).is_file():
+                break
+            if not self._round_file(point.round).is_file():
+                break
+            kept.append(point)
+        if kept:
+            snapshot = self._snapshot(kept[-1].round)
+            model = Model.load(snapshot)
             model.check(self.coding)
             self.scale = model.card.scale
-            self._load_weights(card_path.with_suffix(".npz"))
-            self.seconds = points[-1].seconds
-        return points
+            self._load_weights(snapshot.with_suffix(".npz"))
+            self.seconds = kept[-1].seconds
+            card = model_path(self.plan.game, self.plan.players, self.out)
+            for suffix in (".npz", ".json"):
+                shutil.copyfile(snapshot.with_suffix(suffix), card.with_suffix(suffix))
+        self.curve_path.write_text(
+            "".join(json.dumps(asdict(point)) + "\n" for point in kept), encoding="utf-8"
+        )
+        return kept
 
     def _self_play(self, number: int) -> Games:
         """This round's games: the saved file if the round was played before it was cut."""

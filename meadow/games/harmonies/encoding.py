@@ -5,15 +5,18 @@ on each space of the board side (colour-major, spaces in data/boards.json order)
 each animal card (ids 1-32), a cube of each card on each space (animals, then with
 `spirits` the Nature's Spirits 33-42), with `spirits` keeping each spirit card, ending the
 turn, and solo swapping each animal card out of the display.
+
+The observation is written from the seat's view (`fill`) or, for the research APIs, read
+from the state (`fill_state`), with the same numbers: a board's figures (its stacks' rows
+and its points) are kept per stacks, as a decision changes one board by a token at most.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from dataclasses import dataclass
 from itertools import compress, product
-from operator import ne
+from operator import is_not
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,7 +56,7 @@ COLOUR_INDEX = {colour: i for i, colour in enumerate(c.COLOURS)}
 PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 COLOURS = len(c.COLOURS)
 ANIMALS, SPIRIT = CATEGORIES.index("animals"), CATEGORIES.index("spirit")
-BOARDS_KEPT = 4096  # boards whose figures an encoder keeps (a few MB at most)
+BOARDS_KEPT = 1024  # boards whose figures an encoder keeps (some 2.5 kB each)
 
 
 def _token_rows() -> dict[tuple[str, ...], array]:
@@ -97,8 +100,7 @@ class SeatAt(NamedTuple):
     points: int
 
 
-@dataclass(frozen=True, slots=True)
-class BoardFigures:
+class BoardFigures(NamedTuple):
     """What an observation takes from a board's stacks alone: the same stacks give the same
     figures on any seat's board of the side."""
 
@@ -144,9 +146,6 @@ class HarmoniesEncoder(Encoder):
         for block in self.blocks():
             at[block.name] = size
             size += block.size
-        # fill_state writes into a float32 array.array (item writes at Python list speed,
-        # float32 rounding as numpy's) copied into the observation at the end.
-        self.zeros = array("f", bytes(4 * size))
         p, spaces = players, self.board.size
         self.head_at = HeadAt(
             at["central"],
@@ -188,8 +187,8 @@ class HarmoniesEncoder(Encoder):
         # Per board's stacks: its figures. A decision lays a token at most, on one board,
         # so an agent's next step finds the other boards here.
         self.boards: dict[tuple[tuple[str, ...], ...], BoardFigures] = {}
-        # Per seat: its board at the last look. The next board missing from `boards` is most
-        # often this one and a token more: its figures follow from these.
+        # Per seat: its board at the last look. A board missing from `boards` is most often
+        # this one and a token more, so its figures follow from these.
         self.last: list[BoardFigures | None] = [None] * players
 
     def actions(self) -> list[Action]:
@@ -289,7 +288,9 @@ class HarmoniesEncoder(Encoder):
     ) -> None:
         """`fill` of the seat's view, read from the state: an agent's step pays for the
         numbers, not for the view's JSON (names, slugs, card info)."""
-        head, obs = self.head_at, self.zeros[:]
+        # Written through a memoryview: its item writes cost less than numpy's, and round
+        # to float32 as numpy does.
+        head, obs = self.head_at, memoryview(parts.array)
         for space, tokens in enumerate(state.central):
             if tokens:
                 k = head.central + space * COLOURS
@@ -302,10 +303,10 @@ class HarmoniesEncoder(Encoder):
             obs[head.display + cid] = 1.0
         obs[head.deck_size] = len(state.deck) / len(c.ANIMAL_IDS)
         pouch, discarded = state.pouch, state.discarded
-        solo = any(discarded.values())  # tokens go back to the box in solo games only
+        boxed = any(discarded.values())  # tokens go back to the box in solo games only
         for colour, total, k, box in self.pouch_at:
             obs[k] = pouch[colour] / total
-            if solo:
+            if boxed:
                 obs[box] = discarded[colour] / total
         obs[head.cube_reserve] = state.cube_reserve / c.ANIMAL_CUBES
         if state.card_taken:
@@ -315,11 +316,15 @@ class HarmoniesEncoder(Encoder):
         obs[head.phase + PHASE_INDEX[state.phase]] = 1.0
         if state.seat is not None:
             obs[head.to_move + self.relative_of[me][state.seat]] = 1.0
-        cards, cube_count, spaces = self.cards, self.cube_count, self.spaces
+        boards, last, cards, cube_count = self.boards, self.last, self.cards, self.cube_count
         for player, at in zip(state.seats, self.seats_at[me], strict=True):
-            board = self._figures(at.owner, player)
+            key = tuple(player.stacks)
+            board = boards.get(key)
+            if board is None:
+                board = self._work_out(key, player, last[at.owner])
+            last[at.owner] = board
             obs[at.stacks : at.stacks + len(board.stacks)] = board.stacks
-            for i in compress(spaces, player.cubes):
+            for i in compress(self.spaces, player.cubes):
                 obs[at.cubes + i] = 1.0
             animals = spirit = 0
             for done, entries in ((0, player.held), (2, player.done)):
@@ -343,37 +348,36 @@ class HarmoniesEncoder(Encoder):
         if player.offer and _knows_offer(state, me, me):
             for cid in player.offer:
                 obs[self.offer_at + cid] = 1.0
-        memoryview(parts.array)[:] = memoryview(obs)
 
-    def _figures(self, owner: int, player: Player) -> BoardFigures:
-        """The board's figures: kept from an earlier look at the same stacks, or worked out,
-        its points as `HarmoniesState.board_points` has them but without writing to the
-        board's memo (an observation only reads the state)."""
-        key = tuple(player.stacks)
-        found = self.boards.get(key)
-        if found is None:
-            parent, changed = self.last[owner], []
-            if parent is not None:
-                changed = list(compress(self.spaces, map(ne, key, parent.key)))
-                if len(changed) > MEMO_STEPS:
-                    parent = None
-            masks = _masks(player, parent, changed)
-            points = player.memo.get("points")
-            if points is None:
-                points = by_mask.board_points(self.board.side, self.board.water, masks)
-            if parent is None:
-                stacks = array("f", b"".join(map(STACK_ROW.__getitem__, key)))
-            else:
-                stacks = parent.stacks[:]
-                for space in changed:
-                    k = space * len(STACKS)
-                    stacks[k : k + len(STACKS)] = STACK_ROW[key[space]]
-            scaled = array("f", [figure / POINTS_SCALE for figure in points])
-            found = BoardFigures(key, stacks, key.count(()) / len(key), scaled, masks)
-            if len(self.boards) >= BOARDS_KEPT:
-                self.boards.clear()
-            self.boards[key] = found
-        self.last[owner] = found
+    def _work_out(
+        self, key: tuple[tuple[str, ...], ...], player: Player, parent: BoardFigures | None
+    ) -> BoardFigures:
+        """The figures of a board missing from `boards` (its stacks `key`), from `parent`'s
+        (the seat's board at the last look) when few spaces differ, its points as
+        `HarmoniesState.board_points` has them but without writing to the board's memo (an
+        observation only reads the state)."""
+        changed: list[int] = []
+        if parent is not None:
+            # a token laid makes a new stack: the spaces left as they were hold the same one
+            changed = list(compress(self.spaces, map(is_not, key, parent.key)))
+            if len(changed) > MEMO_STEPS:
+                parent = None
+        masks = _masks(player, parent, changed)
+        points = player.memo.get("points")
+        if points is None:
+            points = by_mask.board_points(self.board.side, self.board.water, masks)
+        if parent is None:
+            stacks = array("f", b"".join(map(STACK_ROW.__getitem__, key)))
+        else:
+            stacks = parent.stacks[:]
+            for space in changed:
+                k = space * len(STACKS)
+                stacks[k : k + len(STACKS)] = STACK_ROW[key[space]]
+        scaled = array("f", [figure / POINTS_SCALE for figure in points])
+        found = BoardFigures(key, stacks, key.count(()) / len(key), scaled, masks)
+        if len(self.boards) >= BOARDS_KEPT:
+            self.boards.clear()
+        self.boards[key] = found
         return found
 
     def _spirit_points(self, player: Player, card: c.Card, board: BoardFigures) -> int:

@@ -1,0 +1,145 @@
+"""`meadow train` on a tiny budget: a model that loads, plays, resumes, and seats a policy."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from meadow import games
+from meadow.bots import make_bot, observe
+from meadow.bots.learned import ENV, LearnedEvaluation, Model, evaluation_of, model_path
+from meadow.cli import main
+from meadow.core.encoding import encoding
+from meadow.core.errors import MeadowError
+from meadow.core.game import margins
+from meadow.core.rng import Rng
+from meadow.rl.players import make_player
+from meadow.rl.selfplay import Games, Recipe, play
+from meadow.rl.train import Plan, Trainer, check_plan
+from tests.server.conftest import Server
+from tests.server.test_play import play_out
+
+TINY = Plan(game="topiary", rounds=2, games=4, epochs=1, jobs=1, against=("random",), curve_games=2)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("models")
+    curve = Trainer(TINY, out).run()
+    return out, curve
+
+
+def test_self_play_writes_each_seats_observation_and_its_target():
+    found = play(Recipe("topiary", 2, {}, "greedy", 0.2, seed=3, models=None))
+    coding = encoding("topiary", 2)
+    assert found.observations.shape == (len(found), coding.observation_size)
+    assert len(found) % 2 == 0  # one row per seat at each decision
+    assert np.all(found.chosen < coding.size)
+    assert len(found.legal_ends) == len(found.chosen)
+    # two seats' leads are each other's negatives, now and at the end: so are their targets
+    assert np.allclose(found.targets[0::2], -found.targets[1::2])
+    assert np.any(found.targets != 0)
+    again = play(Recipe("topiary", 2, {}, "greedy", 0.2, seed=3, models=None))
+    assert np.array_equal(found.observations, again.observations)  # seeded: the same game
+
+
+def test_training_writes_a_model_that_loads_and_a_curve(trained):
+    out, curve = trained
+    assert [point.round for point in curve] == [0, 1]
+    assert curve[1].games == 8
+    model = Model.load(model_path("topiary", 2, out))
+    model.check(encoding("topiary", 2))
+    assert model.card.made["command"].startswith("meadow train topiary")
+    assert len(model.card.made["curve"]) == 2
+    lines = (out / "topiary-2p-curve.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["round"] for line in lines] == [0, 1]
+    assert (out / "topiary-2p-curve.png").read_bytes()[:4] == b"\x89PNG"
+    assert 0 <= curve[-1].win_share["random"] <= 1
+
+
+def test_the_trained_evaluation_plays_a_legal_game_and_rates_the_winner_ahead(trained, monkeypatch):
+    out, _ = trained
+    monkeypatch.setenv(ENV, str(out))
+    game = games.get("topiary")
+    judge = evaluation_of(game, 2, {})
+    assert isinstance(judge, LearnedEvaluation)
+    state = game.setup(2, seed=21)
+    bots = [make_bot("greedy:eval=learned"), make_player("policy:learned")]
+    rng = Rng(21)
+    before_end = None
+    while not state.is_over:
+        mover = state.to_move
+        state.apply(bots[mover].choose(observe(state, mover), rng))
+        if not state.is_over:
+            before_end = state.clone()
+    winner = max(range(2), key=lambda seat: state.result().scores[seat])
+    assert margins(judge.evaluate(state), winner) > margins(judge.evaluate(state), 1 - winner)
+    assert before_end is not None and not before_end.is_over
+    assert np.isfinite(judge.evaluate(before_end)).all()
+
+
+def test_a_run_cut_short_resumes_at_the_round_it_was_in(trained, tmp_path):
+    """The second round's games were lost: it is played again from the model the first
+    round left, so the same seeds play the same games, and the curve keeps one line each."""
+    out, _ = trained
+    resumed = tmp_path / "resumed"
+    kept = resumed / "data" / "topiary-2p"
+    kept.mkdir(parents=True)
+    for name in ("topiary-2p.json", "topiary-2p.npz", "topiary-2p-curve.jsonl"):
+        (resumed / name).write_bytes((out / name).read_bytes())
+    for name in ("round-00.npz", "after-round-00.json", "after-round-00.npz"):
+        (kept / name).write_bytes((out / "data" / "topiary-2p" / name).read_bytes())
+    curve = Trainer(TINY, resumed).run()
+    assert [point.round for point in curve] == [0, 1]
+    lines = (resumed / "topiary-2p-curve.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    replayed = Games.load(kept / "round-01.npz")
+    original = Games.load(out / "data" / "topiary-2p" / "round-01.npz")
+    assert np.array_equal(replayed.observations, original.observations)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"rounds": 0}, "--rounds 0"),
+        ({"games": 1}, "--games 1"),
+        ({"careless": 1.0}, "--careless"),
+        ({"players": 3}, "training is for 2 players"),
+    ],
+)
+def test_a_plan_that_cannot_run_is_one_line(change, message):
+    plan = Plan(**{**TINY.__dict__, **change})
+    with pytest.raises(MeadowError, match=message):
+        check_plan(plan)
+
+
+def test_the_command_refuses_an_unknown_opponent_before_playing(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["train", "topiary", "--against", "grandmaster", "--out", str(tmp_path)])
+    assert stopped.value.code != 0
+    assert "no bot 'grandmaster'" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+def test_the_trained_policy_takes_a_seat_at_the_server(trained, tmp_path):
+    out, _ = trained
+    server = Server(tmp_path, None, env={ENV: str(out)})
+    server.start()
+    try:
+        me = server.client().signup("learned-opponent")
+        created = me.post(
+            "/api/tables",
+            json={"game": "topiary", "players": 2, "seats": [None, "policy:learned"]},
+        )
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]
+        assert me.post(f"/api/tables/{table_id}/start").status_code == 204
+        final = play_out({0: me}, table_id, random.Random(5))
+        assert final["over"]
+        record = me.get(f"/api/tables/{table_id}/record").json()
+        assert record["actions"]
+    finally:
+        server.stop()
