@@ -122,10 +122,15 @@ def best(measure: Callable[[], Result | None], repeat: int) -> Result | None:
     return max(found, key=lambda r: r[0] / r[2]) if found else None
 
 
-def _row(name: str, api: str, result: Result) -> str:
+def _row(name: str, api: str, result: Result, engine_rate: float, decisions: float) -> str:
+    """A row; the last column is what one decision costs through the API, in engine
+    decisions (the time of a game through the API over the engine's time for its
+    decisions: Gymnasium's opponents' decisions are in both)."""
     steps, played, elapsed = result
     rates = f"{steps / elapsed:,.0f} | {played / elapsed:,.1f} | {steps / played:.1f}"
-    return f"| {name} | {api} | {rates} |"
+    per_game = elapsed / played
+    cost = per_game / (decisions / engine_rate)
+    return f"| {name} | {api} | {rates} | {cost:.2f} |"
 
 
 def main() -> None:
@@ -142,8 +147,11 @@ def main() -> None:
         "default options"
     )
     print()
-    print("| game | API | agent steps/s | games/s | agent steps per game |")
-    print("|---|---|---:|---:|---:|")
+    print(
+        "| game | API | agent steps/s | games/s | agent steps per game "
+        "| cost of a decision, in engine decisions |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
     apis: list[tuple[str, Callable[[str, float], Result]]] = [
         ("engine only", engine),
         ("PettingZoo", pettingzoo),
@@ -151,15 +159,23 @@ def main() -> None:
         ("OpenSpiel", openspiel),
     ]
     for game_id in chosen:
+        engine_rate = decisions = 0.0
         for api, measure in apis:
             result = best(lambda m=measure, g=game_id: m(g, seconds), repeat)
             assert result is not None
-            print(_row(game_id, api, result), flush=True)
+            if api == "engine only":
+                engine_rate = result[0] / result[2]
+                decisions = result[0] / result[1]
+            print(_row(game_id, api, result, engine_rate, decisions), flush=True)
     four = best(lambda: connect_four(seconds), repeat)
     if four is None:
         print("| connect four | PettingZoo | (needs pygame) | | |")
     else:
-        print(_row("connect four", "PettingZoo", four))
+        steps, played, elapsed = four
+        print(
+            f"| connect four | PettingZoo | {steps / elapsed:,.0f} | {played / elapsed:,.1f} "
+            f"| {steps / played:.1f} | |"
+        )
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ in turn order, and so on, so one policy can play any seat.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import operator
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -111,6 +113,7 @@ class Encoding:
         # an action listed twice (two rules allowing it) keeps its first place
         self.actions: tuple[Action, ...] = tuple(dict.fromkeys(encoder.actions()))
         self._index = {action: i for i, action in enumerate(self.actions)}
+        self._by_kind = _tables_by_kind(self.actions)
         self.blocks: tuple[Block, ...] = tuple(encoder.blocks())
         offsets, at = [], 0
         for block in self.blocks:
@@ -172,11 +175,18 @@ class Encoding:
 
     def legal_indices(self, legal: Iterable[Action]) -> list[int]:
         """The indices of the legal actions, ascending."""
-        index = self._index
-        try:
-            return sorted([index[action] for action in legal])
-        except KeyError as exc:
-            raise self._missing(exc.args[0]) from None
+        by_kind = self._by_kind
+        found = []
+        for action in legal:
+            # an action's fields, read by a getter made once per kind: hashing and comparing
+            # a tuple of interned strings costs a fraction of the dataclass's own hash and ==
+            fields, table = by_kind.get(type(action), _NO_KIND)
+            index = table.get(fields(action))
+            if index is None:
+                raise self._missing(action)
+            found.append(index)
+        found.sort()
+        return found
 
     def mask(self, legal: Iterable[Action]) -> np.ndarray:
         """1 for each legal index, 0 elsewhere (int8, one entry per action)."""
@@ -264,6 +274,24 @@ class Encoding:
             }
             for b, o in zip(self.blocks, self.offsets, strict=True)
         ]
+
+
+KindTable = tuple[Callable[[Action], Hashable], dict[Hashable, int]]
+_NO_KIND: KindTable = (lambda action: None, {})
+
+
+def _tables_by_kind(actions: Sequence[Action]) -> dict[type[Action], KindTable]:
+    """Per action class: a getter of an action's fields and each field value's index."""
+    tables: dict[type[Action], KindTable] = {}
+    for index, action in enumerate(actions):
+        kind = type(action)
+        if kind not in tables:
+            names = [f.name for f in dataclasses.fields(action)]
+            getter = operator.attrgetter(*names) if names else (lambda action: None)
+            tables[kind] = (getter, {})
+        getter, table = tables[kind]
+        table.setdefault(getter(action), index)  # listed twice: its first place, as _index
+    return tables
 
 
 def encoding(
