@@ -119,6 +119,7 @@ class Trainer:
             nn.Linear(size, POLICY_HIDDEN), nn.ReLU(), nn.Linear(POLICY_HIDDEN, actions)
         )
         self.scale = 0.0  # points per unit of the value's output, set from the first round
+        self.shrink = 1.0  # the share of the value's correction kept (see _shrink)
         self.seconds = 0.0
 
     # -- the run -------------------------------------------------------------------------
@@ -153,8 +154,13 @@ class Trainer:
     def _keep_snapshot(self, number: int) -> None:
         card = model_path(self.plan.game, self.plan.players, self.out)
         snapshot = self._snapshot(number)
+        # the networks as trained, unshrunk, for a resumed run to go on from
+        np.savez_compressed(self._trained(number), **self.weights(shrunk=False))
         for suffix in (".npz", ".json"):  # the card last: it is what says the pair is whole
             shutil.copyfile(card.with_suffix(suffix), snapshot.with_suffix(suffix))
+
+    def _trained(self, number: int) -> Path:
+        return self.data / f"after-round-{number:02d}-trained.npz"
 
     def _resume(self) -> list[Point]:
         """The curve of the rounds already played; the networks from the model file."""
@@ -169,7 +175,10 @@ class Trainer:
         for point in points:  # a round counts once its games and its model are both kept
             if point.round != len(kept) or not self._snapshot(point.round).is_file():
                 break
-            if not self._round_file(point.round).is_file():
+            if (
+                not self._round_file(point.round).is_file()
+                or not self._trained(point.round).is_file()
+            ):
                 break
             kept.append(point)
         if kept:
@@ -177,7 +186,8 @@ class Trainer:
             model = Model.load(snapshot)
             model.check(self.coding)
             self.scale = model.card.scale
-            self._load_weights(snapshot.with_suffix(".npz"))
+            self.shrink = float(model.card.made.get("shrink", 1.0))
+            self._load_weights(self._trained(kept[-1].round))
             self.seconds = kept[-1].seconds
             card = model_path(self.plan.game, self.plan.players, self.out)
             for suffix in (".npz", ".json"):
@@ -228,7 +238,10 @@ class Trainer:
         policy_examples = np.flatnonzero(~held_rows[data.chosen_rows])
         observations = torch.from_numpy(data.observations.astype(np.float32))
         targets = torch.from_numpy(data.targets / self.scale)
-        value_opt = torch.optim.Adam(self.value.parameters(), lr=self.plan.learning_rate)
+        # a little weight decay: the targets are mostly chance, and a small network still fits it
+        value_opt = torch.optim.AdamW(
+            self.value.parameters(), lr=self.plan.learning_rate, weight_decay=0.01
+        )
         policy_opt = torch.optim.Adam(self.policy.parameters(), lr=self.plan.learning_rate)
         generator = np.random.default_rng(self.plan.seed + len(data))
         for _ in range(self.plan.epochs):
@@ -249,7 +262,23 @@ class Trainer:
                 policy_opt.step()
             self.advance("epoch")
         self._held = (data, np.flatnonzero(held_rows), np.flatnonzero(held_rows[data.chosen_rows]))
+        self.shrink = self._shrink(data, np.flatnonzero(held_rows))
         return {"rows": np.flatnonzero(held_rows)}
+
+    def _shrink(self, data: Games, rows: np.ndarray) -> float:
+        """The share of the correction that fits the held-out games best (least squares,
+        from 0 to 1). A correction that learned only the noise of the games it saw (the
+        final lead is the hand-written lead plus much chance) is kept small or dropped, so
+        the learned evaluation is never further from the held-out results than the
+        hand-written one."""
+        if not len(rows):
+            return 1.0
+        with self.torch.no_grad():
+            found = self.value(self.torch.from_numpy(data.observations[rows].astype(np.float32)))
+        guess = found[:, 0].numpy().astype(np.float64)
+        truth = data.targets[rows].astype(np.float64) / self.scale
+        energy = float(guess @ guess)
+        return 0.0 if energy == 0 else min(1.0, max(0.0, float(guess @ truth) / energy))
 
     def _mask(self, data: Games, examples: np.ndarray) -> Any:
         """A large negative number on every index not legal in each example."""
@@ -263,7 +292,9 @@ class Trainer:
 
     # -- the model file ----------------------------------------------------------------------
 
-    def weights(self) -> dict[str, np.ndarray]:
+    def weights(self, shrunk: bool = True) -> dict[str, np.ndarray]:
+        """The networks as numpy arrays; the value's output scaled by the shrink (the file's
+        form), or as trained (the form training goes on from)."""
         found: dict[str, np.ndarray] = {}
         for name, network in (("value", self.value), ("policy", self.policy)):
             first, second = network[0], network[2]
@@ -271,6 +302,9 @@ class Trainer:
             found[f"{name}.first_bias"] = first.bias.detach().numpy().copy()
             found[f"{name}.second"] = second.weight.detach().numpy().T.copy()
             found[f"{name}.second_bias"] = second.bias.detach().numpy().copy()
+        if shrunk:
+            found["value.second"] *= self.shrink
+            found["value.second_bias"] *= self.shrink
         return found
 
     def _load_weights(self, path: Path) -> None:
@@ -300,6 +334,7 @@ class Trainer:
             "commit": _commit(),
             "machine": f"{platform.machine()}, Python {platform.python_version()}",
             "seconds": round(self.seconds, 1),
+            "shrink": round(self.shrink, 4),
         }
         if curve:
             last = curve[-1]
@@ -343,7 +378,7 @@ class Trainer:
         data, rows, examples = self._held
         with torch.no_grad():
             observations = torch.from_numpy(data.observations[rows].astype(np.float32))
-            guess = self.value(observations)[:, 0].numpy() * self.scale
+            guess = self.value(observations)[:, 0].numpy() * self.scale * self.shrink
             policy_rows = torch.from_numpy(
                 data.observations[data.chosen_rows[examples]].astype(np.float32)
             )

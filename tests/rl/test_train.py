@@ -58,6 +58,7 @@ def test_training_writes_a_model_that_loads_and_a_curve(trained):
     assert [json.loads(line)["round"] for line in lines] == [0, 1]
     assert (out / "topiary-2p-curve.png").read_bytes()[:4] == b"\x89PNG"
     assert 0 <= curve[-1].win_share["random"] <= 1
+    assert 0 <= model.card.made["shrink"] <= 1
 
 
 def test_the_trained_evaluation_plays_a_legal_game_and_rates_the_winner_ahead(trained, monkeypatch):
@@ -90,7 +91,12 @@ def test_a_run_cut_short_resumes_at_the_round_it_was_in(trained, tmp_path):
     kept.mkdir(parents=True)
     for name in ("topiary-2p.json", "topiary-2p.npz", "topiary-2p-curve.jsonl"):
         (resumed / name).write_bytes((out / name).read_bytes())
-    for name in ("round-00.npz", "after-round-00.json", "after-round-00.npz"):
+    for name in (
+        "round-00.npz",
+        "after-round-00.json",
+        "after-round-00.npz",
+        "after-round-00-trained.npz",
+    ):
         (kept / name).write_bytes((out / "data" / "topiary-2p" / name).read_bytes())
     curve = Trainer(TINY, resumed).run()
     assert [point.round for point in curve] == [0, 1]
