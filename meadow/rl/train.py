@@ -201,7 +201,14 @@ class Trainer:
         """This round's games: the saved file if the round was played before it was cut."""
         path = self._round_file(number)
         if path.is_file():
-            return Games.load(path)
+            found = Games.load(path)
+            played = int(found.game_of_row.max()) + 1 if len(found) else 0
+            if played != self.plan.games:
+                raise MeadowError(
+                    f"{path} holds {played} games, this run plays {self.plan.games} a round: "
+                    "go on with the --games it was started with, or train into another --out"
+                )
+            return found
         teacher = "greedy:eval=learned" if number else "greedy"
         recipes = [
             Recipe(

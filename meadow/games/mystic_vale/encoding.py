@@ -73,11 +73,13 @@ HARVEST = (
 VP_SCALE = 50.0
 MANA_SCALE = 20.0
 SYMBOL_SCALE = 10.0
+OLD_ROOTS = "alte_lebenswurzeln"  # a vale adding 1 growth once owned since an earlier turn
 SLEEVES_SEEN = 4096  # positions' sleeves remembered per encoder (some MB at most)
 
-# What the druids' cards show from a seat: the ones of `cards` and `bands`, and per seat in
-# turn order each card's decay and growth (without Ätherbaum) as the rules count them.
-Sleeves = tuple[np.ndarray, list[list[int]], list[list[int]]]
+# What the druids' cards show: the ones of `cards` and `bands` as seat 0 sees them, and per
+# seat each card's decay and growth (without Ätherbaum) as the rules count them, None until
+# asked for (see `_shown`).
+Sleeves = tuple[np.ndarray, list[list[int | None]], list[list[int | None]]]
 
 
 class MysticValeEncoder(Encoder):
@@ -137,6 +139,27 @@ class MysticValeEncoder(Encoder):
             ]
             for r in seats
         ]
+        # The ones of `cards` and `bands` are remembered as seat 0 sees them; any other seat
+        # sees the same blocks with the seats turned: per observer, each entry -> its own.
+        end = max(
+            start[block] + self.players * size
+            for block, size in (
+                ("cards", CARDS * len(positions) * types),
+                ("bands", CARDS * len(positions)),
+            )
+        )
+        self._seen_from: list[np.ndarray] = []
+        for me in seats:
+            entry = np.arange(end, dtype=np.intp)
+            for block, size in (
+                ("cards", CARDS * len(positions) * types),
+                ("bands", CARDS * len(positions)),
+            ):
+                for owner in seats:
+                    at = start[block] + owner * size
+                    seen = start[block] + self.relative(owner, me) * size
+                    entry[at : at + size] = np.arange(seen, seen + size)
+            self._seen_from.append(entry)
         # per seat and column of WHERE, each card's entry
         self._where_at: list[list[list[int]]] = [
             [
@@ -168,6 +191,8 @@ class MysticValeEncoder(Encoder):
         self._choice_at = {ability: start["choice"] + i for i, ability in enumerate(CHOICES)}
         self._choice_left_at = start["choice"] + len(CHOICES)
         self._sleeves_seen: dict[tuple[object, ...], Sleeves] = {}
+        self._vale_growth = {vid: c.vales()[vid].growth for vid in self.vales}
+        self._old_roots = {vid for vid in self.vales if c.vales()[vid].ability == OLD_ROOTS}
 
     def _abilities(self) -> set[str]:
         found = {a.ability for a in c.advancements().values() if a.set in self.sets}
@@ -337,7 +362,7 @@ class MysticValeEncoder(Encoder):
         # assignment; the rest go one at a time through a memoryview, far cheaper than
         # numpy's item writes.
         seats = state.seats
-        sleeves, card_decay, card_growth = self._sleeves(seats, me)
+        sleeves, card_decay, card_growth = self._sleeves(seats)
         out = memoryview(parts.array)
         runs: list[Iterable[int]] = []
         ones: list[int] = []
@@ -353,25 +378,25 @@ class MysticValeEncoder(Encoder):
                 if druid.known_top:  # the view's slice, even where it outruns the deck
                     known = druid.deck[len(druid.deck) - druid.known_top :]
                     runs.append(map(deck_top.__getitem__, known))
+            vale_growth = 0
             if druid.vales or druid.boxed_vales:
                 # halves add up exactly in float32, as the view's `+=` does
                 owned, new, boxed = self._vale_at[r]
                 turn = state.active_turn(druid)
                 for vid, bought in druid.vales:
                     out[owned[vid]] += 0.5
+                    vale_growth += self._vale_growth[vid]
                     if bought >= turn:
                         out[new[vid]] += 0.5
+                    elif vid in self._old_roots:  # grows from the turn after its purchase
+                        vale_growth += 1
                 for vid in druid.boxed_vales:
                     out[boxed[vid]] += 0.5
-            if druid.vales or druid.aether:  # vale cards' growth, Ätherbaum: the rules' sum
+            if druid.aether:  # a card under Ätherbaum: the rules' own sum
                 shown, growth = state._decay_and_growth(druid)
-            else:  # the rules' sum then is the cards' own, remembered with the sleeves
-                decay_of, growth_of = card_decay[owner], card_growth[owner]
-                shown = sum(map(decay_of.__getitem__, druid.field))
-                growth = sum(map(growth_of.__getitem__, druid.field)) + druid.growth_bonus
-                if druid.on_deck is not None:
-                    shown += decay_of[druid.on_deck]
-                    growth += growth_of[druid.on_deck]
+            else:  # the rules' sum (MysticValeState._decay_and_growth), cards' part remembered
+                shown, growth = _shown(druid, card_decay[owner], card_growth[owner])
+                growth += vale_growth + druid.growth_bonus
             at = self._druid_at[r]
             out[at] = druid.vp / VP_SCALE
             out[at + 1] = druid.mana_token
@@ -426,13 +451,12 @@ class MysticValeEncoder(Encoder):
             ones.append(self._choice_at[choice["ability"]])
             out[self._choice_left_at] = choice["left"] / 10
         parts.array[np.fromiter(chain(chain.from_iterable(runs), ones), np.intp)] = 1.0
-        parts.array[sleeves] = 1.0
+        parts.array[self._seen_from[me][sleeves]] = 1.0
 
-    def _sleeves(self, seats: list[Druid], me: int) -> Sleeves:
-        """What the druids' cards show, seen from seat `me`: remembered by what is sleeved
-        where, which changes only when a purchase is sleeved, while every decision is
-        observed."""
-        sleeved: list[object] = [me]
+    def _sleeves(self, seats: list[Druid]) -> Sleeves:
+        """What the druids' cards show: remembered by what is sleeved where, which changes
+        only when a purchase is sleeved, while every decision is observed."""
+        sleeved: list[object] = []
         for druid in seats:
             for slots in druid.cards:
                 sleeved += slots
@@ -440,28 +464,41 @@ class MysticValeEncoder(Encoder):
         key = tuple(sleeved)
         found = self._sleeves_seen.get(key)
         if found is None:
-            found = self._read_sleeves(seats, me)
+            found = self._read_sleeves(seats)
             if len(self._sleeves_seen) >= SLEEVES_SEEN:  # a bound on memory, nothing subtler
                 self._sleeves_seen.clear()
             self._sleeves_seen[key] = found
         return found
 
-    def _read_sleeves(self, seats: list[Druid], me: int) -> Sleeves:
+    def _read_sleeves(self, seats: list[Druid]) -> Sleeves:
         runs: list[Iterable[int]] = []
-        card_decay: list[list[int]] = []
-        card_growth: list[list[int]] = []
-        for owner, druid in enumerate(seats):
-            r = (owner - me) % self.players
+        for owner, druid in enumerate(seats):  # as seat 0 sees them
             slots = list(chain.from_iterable(druid.cards))
-            runs.append(compress(map(getitem, self._slot_at[r], slots), slots))
-            runs.append(filter(None, map(getitem, self._band_at[r], druid.band)))
-            shows = [
-                _card_decay_growth(tuple(slots), band, False)
-                for slots, band in zip(druid.cards, druid.band, strict=True)
-            ]
-            card_decay.append([decay for decay, _ in shows])
-            card_growth.append([growth for _, growth in shows])
-        return np.fromiter(chain.from_iterable(runs), np.intp), card_decay, card_growth
+            runs.append(compress(map(getitem, self._slot_at[owner], slots), slots))
+            runs.append(filter(None, map(getitem, self._band_at[owner], druid.band)))
+        unknown = [None] * CARDS  # a card's decay and growth are read when it is in play
+        return (
+            np.fromiter(chain.from_iterable(runs), np.intp),
+            [unknown[:] for _ in seats],
+            [unknown[:] for _ in seats],
+        )
+
+
+def _shown(
+    druid: Druid, card_decay: list[int | None], card_growth: list[int | None]
+) -> tuple[int, int]:
+    """The decay and growth the druid's field and on-deck card show (not under Ätherbaum),
+    from the cards' values remembered with its sleeves, each read from the rules the first
+    time it is needed."""
+    cards = druid.field if druid.on_deck is None else [*druid.field, druid.on_deck]
+    try:
+        return sum(map(card_decay.__getitem__, cards)), sum(map(card_growth.__getitem__, cards))
+    except TypeError:  # a None: a card not in play since these sleeves were first seen
+        for x in cards:
+            if card_decay[x] is None:
+                shows = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], False)
+                card_decay[x], card_growth[x] = shows
+        return sum(map(card_decay.__getitem__, cards)), sum(map(card_growth.__getitem__, cards))
 
 
 @cache

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from itertools import compress
-from operator import itemgetter
+from operator import itemgetter, or_
 from struct import Struct
 from typing import TYPE_CHECKING, Any
 
@@ -63,12 +64,12 @@ class _AreaLayout:
     brook: int  # the spaces of no area (brook, meadow without a mushroom), a mask
     names: tuple[str, ...]
     closing: tuple[int, ...]  # per area, the brook spaces beside it (they close it), a mask
-    sizes: np.ndarray  # the area size block
+    empty: np.ndarray  # the area blocks with no token, nothing closed or scored
     area_of_space: np.ndarray  # per area space, its area's place in `names`
     targets: np.ndarray  # per area space, where its token main, minor, closed, scored go
     # The area blocks (token, state, size) per code of each area: areas close and are
     # scored seldom, so a game meets few codes (one observation in 12-16 sees a new one).
-    blocks: dict[tuple[int, ...], np.ndarray] = field(default_factory=dict)
+    blocks: dict[tuple[tuple[Any, ...], ...], np.ndarray] = field(default_factory=dict)
 
 
 class RenatureEncoder(Encoder):
@@ -102,7 +103,9 @@ class RenatureEncoder(Encoder):
         self.spaces = range(cells)
         self.animal_bytes = Struct(f"{cells}b")
         self.layout = layout(b)
-        self.rows = np.arange(cells)
+        # A space's row of the animal block per animal, and last, no animal.
+        animals = len(c.animals())
+        self.animal_rows = np.eye(animals + 1, animals, dtype=np.float32)
         kinds, owners = len(c.PLANT_TYPES), p + 1
         self.plant_row = [at["plant"] + kinds * x - 1 for x in self.spaces]  # values from 1
         self.owner_row = [at["plant_owner"] + owners * x for x in self.spaces]
@@ -112,6 +115,7 @@ class RenatureEncoder(Encoder):
             (*(self.relative(colour, me) for colour in range(p)), p) for me in range(p)
         )
         self.phase_at = {phase: at["phase"] + i for i, phase in enumerate(PHASES)}
+        self.seat_order = tuple(tuple((me + r) % p for r in range(p)) for me in range(p))
         self.supply_of = itemgetter(*SUPPLY)
         dealt = c.DOMINOES_PER_PLAYER[2]  # as `fill` scales them
         seat_scales = (SCORE_SCALE, c.CLOUD_SPACES, c.HAND_SIZE, dealt, dealt, len(self.tokens))
@@ -136,8 +140,14 @@ class RenatureEncoder(Encoder):
         )
         # Mushrooms alone change the areas, and they go only on these spaces: the areas
         # there tell the layout apart.
-        spaces = self.mushroom_spaces()
-        self.mushrooms_of = itemgetter(*spaces) if spaces else None
+        self.meadow = self.mushroom_spaces()
+        self.mushrooms_of = itemgetter(*self.meadow) if self.meadow else None
+        self.printed_brook = sum(1 << x for x in b.brook_cells())
+        # each printed area's spaces and the spaces beside them, as a mask
+        self.printed_areas_beside = [
+            (cells, reduce(or_, (self.layout.neighbours[x] for x in cells)))
+            for cells in b.areas().values()
+        ]
         self.printed_areas = self._new_area_layout(b.area_of)
         self.area_layouts: dict[Any, _AreaLayout] = {}
 
@@ -317,43 +327,46 @@ class RenatureEncoder(Encoder):
         the observation, so it is not worked out."""
         s: RenatureState = state  # type: ignore[assignment]
         at, array, spaces = self.at, parts.array, len(self.spaces)
+        # single numbers go through a memoryview: a fraction of a numpy item write's cost
+        flat = memoryview(array)
         areas = self._area_layout(s.area_id)
         brook = self._brook(s)
         live = brook.live()
         array[at["terrain"] : at["animal"]] = areas.terrain
-        ones: list[int] = []  # flat positions holding 1, written at once at the end
 
         # one C call packs the animals, several times faster than np.fromiter
         animal_at = np.frombuffer(self.animal_bytes.pack(*s.animal_at), dtype=np.int8)
-        # an empty space (-1) writes its 0 to its own last column
+        # each space's row of the animal block; "wrap" takes an empty space's -1 to the last
+        # row, no animal (and, unlike "raise", writes straight into `out`)
         animal = array[at["animal"] : at["plant"]].reshape(spaces, -1)
-        animal[self.rows, animal_at] = animal_at >= 0
+        np.take(self.animal_rows, animal_at, axis=0, out=animal, mode="wrap")
         covered = areas.brook & ~brook.free  # a domino lies there
-        irrelevant = array[at["irrelevant"] : at["irrelevant"] + spaces]
-        irrelevant[:] = self._bits(covered & ~self._beside(live))
+        irrelevant = covered & ~self._beside(live)
+        if irrelevant:  # none for most of a game
+            array[at["irrelevant"] : at["irrelevant"] + spaces] = self._bits(irrelevant)
 
         plant_at, plant_row, owner_row = s.plant_at, self.plant_row, self.owner_row
         owner_column = self.owner_column[me]
         for x in compress(self.spaces, plant_at):
             value, colour = plant_at[x]  # type: ignore[misc]
-            ones += (plant_row[x] + value, owner_row[x] + owner_column[colour])
-        clouds = at["clouds"]
+            flat[plant_row[x] + value] = 1.0
+            flat[owner_row[x] + owner_column[colour]] = 1.0
         for x, n in s.board_clouds.items():
-            array[clouds + x] = n / self.max_clouds
-        if s.last_domino is not None:
-            ones += [at["last_domino"] + x for x in s.last_domino]
+            flat[at["clouds"] + x] = n / self.max_clouds
+        for x in s.last_domino or ():
+            flat[at["last_domino"] + x] = 1.0
         array[at["area_token"] : at["joker"]] = self._area_blocks(s, areas, live)
 
-        ones.append(at["joker"] + s.joker)
-        ones.append(self.phase_at[s.phase])
+        flat[at["joker"] + s.joker] = 1.0
+        flat[self.phase_at[s.phase]] = 1.0
         over = s.to_move is None
         if not over:
-            ones.append(at["to_move"] + self.relative(s.to_move, me))  # type: ignore[arg-type]
+            flat[at["to_move"] + self.relative(s.to_move, me)] = 1.0  # type: ignore[arg-type]
         counts = [s.mushrooms_left, len(s.box_dominoes)]
         supply: list[int] = []
         capacity: list[int] = []
-        for r in range(self.players):
-            seat = s.seats[(me + r) % self.players]
+        for owner in self.seat_order[me]:
+            seat = s.seats[owner]
             score = seat.score if over else seat.score - seat.points.get("token_backs", 0)
             counts += (
                 score,
@@ -369,30 +382,34 @@ class RenatureEncoder(Encoder):
         array[at["counts"] : at["hand"]] = (counts + supply + capacity) / self.count_scales
 
         mine = s.seats[me]
-        ones += [at["hand"] + d for d in mine.hand]
-        ones += [at["discarded_dominoes"] + d for d in mine.discarded]
+        for d in mine.hand:
+            flat[at["hand"] + d] = 1.0
+        for d in mine.discarded:
+            flat[at["discarded_dominoes"] + d] = 1.0
         backs = sum(self.tokens[t].back for t in mine.collected)
-        array[at["token_backs"]] = backs / TOKEN_BACKS_SCALE
-        array[ones] = 1
+        flat[at["token_backs"]] = backs / TOKEN_BACKS_SCALE
 
     def _area_blocks(self, state: RenatureState, areas: _AreaLayout, live: int) -> np.ndarray:
-        """The area token, state and size blocks: per area one code (its token, closed,
-        scored), its numbers spread over the area's spaces."""
-        tokens_on, scored, no_token = state.tokens_on, state.scored, self.no_token
-        codes = tuple(
-            [
-                tokens_on.get(name, no_token) * 4 + (not closing & live) * 2 + (name in scored)
-                for name, closing in zip(areas.names, areas.closing, strict=True)
-            ]
+        """The area token, state and size blocks, kept per what they show: which areas are
+        open (live brook beside them), each area's token, the areas scored. That key is
+        read with C-level maps: every observation asks for it, and it seldom changes."""
+        key = (
+            tuple(map(bool, map(live.__and__, areas.closing))),
+            tuple(map(state.tokens_on.get, areas.names)),
+            tuple(state.scored),
         )
-        found = areas.blocks.get(codes)
+        found = areas.blocks.get(key)
         if found is None:
             if len(areas.blocks) >= BLOCKS_KEPT:
                 areas.blocks.clear()
-            found = np.zeros(self.at["joker"] - self.at["area_token"], dtype=np.float32)
+            is_open, tokens, scored = key
+            codes = [
+                (self.no_token if token is None else token) * 4 + (not open_) * 2 + (name in scored)
+                for name, open_, token in zip(areas.names, is_open, tokens, strict=True)
+            ]
+            found = areas.empty.copy()
             found[areas.targets] = self.area_rows[np.array(codes)[areas.area_of_space]]
-            found[-len(areas.sizes) :] = areas.sizes
-            areas.blocks[codes] = found
+            areas.blocks[key] = found
         return found
 
     def _brook(self, state: RenatureState) -> Brook:
@@ -427,37 +444,46 @@ class RenatureEncoder(Encoder):
         return found
 
     def _new_area_layout(self, area_id: Sequence[str | None]) -> _AreaLayout:
-        terrain = self.terrain.copy()
-        sizes = np.zeros(len(self.spaces), dtype=np.float32)
+        """The areas as mushrooms have joined them: the printed areas under the id each
+        has now, plus the mushroom spaces, so the work is per area, not per space."""
+        mushrooms = [x for x in self.meadow if area_id[x] is not None]
         areas: dict[str, list[int]] = {}
-        brook = 0
-        for x, area in enumerate(area_id):
-            if area is None:
-                brook |= 1 << x
-            else:
-                areas.setdefault(area, []).append(x)
-                if self.board.is_brook(x):
-                    terrain[x, TERRAIN.index("mushroom")] = 1
+        beside: dict[str, int] = {}
+        neighbours = self.layout.neighbours
+        for cells, printed_beside in self.printed_areas_beside:
+            area = area_id[cells[0]]
+            assert area is not None
+            areas.setdefault(area, []).extend(cells)
+            beside[area] = beside.get(area, 0) | printed_beside
+        brook = self.printed_brook
+        for x in mushrooms:
+            area = area_id[x]
+            assert area is not None
+            areas[area].append(x)
+            beside[area] |= neighbours[x]
+            brook &= ~(1 << x)
+        terrain = self.terrain.copy()
+        terrain[mushrooms, TERRAIN.index("mushroom")] = 1
         names = tuple(sorted(areas))
-        closing = []
         spaces: list[int] = []
         area_of_space: list[int] = []
+        sizes: list[float] = []
         for i, name in enumerate(names):
-            beside = 0
-            for x in areas[name]:
-                beside |= self.layout.neighbours[x]
-                sizes[x] = len(areas[name]) / self.max_area
-            closing.append(beside & brook)
-            spaces += areas[name]
-            area_of_space += [i] * len(areas[name])
+            cells = areas[name]
+            spaces += cells
+            area_of_space += [i] * len(cells)
+            sizes += [len(cells) / self.max_area] * len(cells)
+        at = self.at
+        empty = np.zeros(at["joker"] - at["area_token"], dtype=np.float32)
+        empty[at["area_size"] - at["area_token"] + np.array(spaces)] = sizes
         place = np.array(spaces, dtype=np.intp)[:, None] * 2 + (0, 1)
-        state = self.at["area_state"] - self.at["area_token"]  # within the area blocks
+        state = at["area_state"] - at["area_token"]  # within the area blocks
         return _AreaLayout(
             terrain.ravel(),
             brook,
             names,
-            tuple(closing),
-            sizes,
+            tuple(beside[name] & brook for name in names),
+            empty,
             np.array(area_of_space),
             np.concatenate([place, state + place], axis=1),
         )

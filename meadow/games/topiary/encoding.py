@@ -31,9 +31,9 @@ PHASES = ("draft", "visitor", "take", "place", "over")
 HAND_LIMIT = 16  # no hand ever holds more: 15 tiles lie outside a 4-player garden, plus a take
 POINTS_SCALE = 100.0
 
-# What a cell shows, as `fill_state` reads the garden: a tile 0..TILES-1, or one of these.
+# What a cell shows in `Garden.shown`: a tile 0..TILES-1, or a face-down tile (or the gap,
+# which the garden of a position does not tell apart: its cell is put right afterwards).
 FACE_DOWN = TILES
-GAP = TILES + 1
 
 
 def _one_hot(size: int, at: int | None) -> bytes:
@@ -41,26 +41,60 @@ def _one_hot(size: int, at: int | None) -> bytes:
     return array("f", [float(i == at) for i in range(size)]).tobytes()
 
 
-# Each cell's part of the three garden blocks by what it shows, as float32 bytes: the
+# Each cell's part of the three garden blocks by what it shows, as float32 bytes: a garden's
 # blocks are joined from these in C, not written number by number.
-_SHAPE_ROW = [_one_hot(SHAPES, t // 5 if t < TILES else None) for t in range(GAP + 1)]
-_VALUE_ROW = [_one_hot(5, t % 5 if t < TILES else None) for t in range(GAP + 1)]
-_FACE_DOWN_ROW = [_one_hot(1, 0 if t == FACE_DOWN else None) for t in range(GAP + 1)]
+_SHAPE_ROW = [_one_hot(SHAPES, t // 5 if t < TILES else None) for t in range(FACE_DOWN + 1)]
+_VALUE_ROW = [_one_hot(5, t % 5 if t < TILES else None) for t in range(FACE_DOWN + 1)]
+_FACE_DOWN_ROW = [_one_hot(1, 0 if t == FACE_DOWN else None) for t in range(FACE_DOWN + 1)]
+_CELLS = range(c.CELLS)
 
-Line = tuple[int, ...] | int  # a visitor's line as `fill_state` reads it; a bare int: one cell
+Line = tuple[int, ...] | int  # a line's cells as `Garden.shown` has them; a bare int: one cell
 _LINE_POINTS: dict[Line, complex] = {}
-_LINES_KEPT = 1 << 15
+_GARDENS: dict[bytes, Garden] = {}
+_KEPT = 1 << 14  # lines, and 1/16 as many gardens (some 2 KB each), kept before starting over
+
+
+class Garden:
+    """What every seat sees of one garden, worked out once for all the positions that show
+    it: a turn's three decisions and every seat's observation of them share one garden."""
+
+    __slots__ = ("blocks", "lines", "shown")
+
+    def __init__(self, shown: list[int]) -> None:
+        cells = itemgetter(*shown)
+        self.shown = shown
+        # garden_shape, garden_value and face_down as they lie in the observation
+        self.blocks = b"".join(cells(_SHAPE_ROW) + cells(_VALUE_ROW) + cells(_FACE_DOWN_ROW))
+        # each position's line points (see `_line_points`), once a visitor stands there
+        self.lines: list[complex | None] = [None] * len(c.positions())
+
+
+def _garden(state: TopiaryState) -> Garden:
+    grid, face_up = state.grid, state.face_up
+    # Known by the face-up cells and their tiles alone: no face-down tile is read.
+    key = bytes(face_up) + bytes(itertools.compress(grid, face_up))
+    garden = _GARDENS.get(key)
+    if garden is None:
+        shown = [FACE_DOWN] * c.CELLS
+        for cell in itertools.compress(_CELLS, face_up):
+            shown[cell] = grid[cell]
+        if len(_GARDENS) >= _KEPT // 16:
+            _GARDENS.clear()
+        garden = _GARDENS[key] = Garden(shown)
+    return garden
 
 
 def _line_points(line: Line) -> complex:
-    """A line's visitor points + bonus points * 1j (so a seat's lines add up in one sum).
-    The same lines come back move after move and in every seat's observation: each is
-    scored once, by the rules' own `score_line`, and kept (a bounded number of them)."""
-    shown = (line,) if isinstance(line, int) else line
-    score = score_line([(t // 5, t % 5 + 1) if t < TILES else None for t in shown])
-    if len(_LINE_POINTS) >= _LINES_KEPT:
-        _LINE_POINTS.clear()
-    points = _LINE_POINTS[line] = complex(score.base, score.bonus)
+    """A line's visitor points + bonus points * 1j, so that a seat's lines add up in one
+    sum. The same lines come back in garden after garden: each is scored once, by the
+    rules' own `score_line`."""
+    points = _LINE_POINTS.get(line)
+    if points is None:
+        shown = (line,) if isinstance(line, int) else line
+        score = score_line([(t // 5, t % 5 + 1) if t < TILES else None for t in shown])
+        if len(_LINE_POINTS) >= _KEPT:
+            _LINE_POINTS.clear()
+        points = _LINE_POINTS[line] = complex(score.base, score.bonus)
     return points
 
 
@@ -76,12 +110,12 @@ class TopiaryEncoder(Encoder):
         for block in self.blocks():
             start[block.name] = at
             at += block.size
-        # The three garden blocks come first and end to end, written as one run of bytes;
+        # The three garden blocks come first and end to end, copied as one run of bytes;
         # visitors_left, hand_sizes and points are the only fractions, also end to end.
         assert start["garden_shape"] == 0
         assert start["face_down"] == start["garden_value"] + 5 * c.CELLS
         assert start["points"] == start["visitors_left"] + 2 * players
-        self._garden_bytes = 4 * start["gap"]
+        self._face_down = start["face_down"]
         self._gap = start["gap"]
         self._visitor_row = [start["visitors"] + players * p for p in range(len(c.positions()))]
         self._current_position = start["current_position"]
@@ -178,18 +212,13 @@ class TopiaryEncoder(Encoder):
 
     def fill_state(self, state: State, me: int, parts: Parts) -> None:
         assert isinstance(state, TopiaryState)
-        # A face-down tile's number is never kept: only face-up tiles reach `shown`.
-        shown = [t if up else FACE_DOWN for t, up in zip(state.grid, state.face_up, strict=True)]
+        garden = _garden(state)
+        raw = memoryview(parts.array).cast("B")
+        raw[: len(garden.blocks)] = garden.blocks
+        out = raw.cast("f")
         gap = state.gap
         if gap >= 0:
-            shown[gap] = GAP
-        cells = itemgetter(*shown)
-        raw = memoryview(parts.array).cast("B")
-        raw[: self._garden_bytes] = b"".join(
-            cells(_SHAPE_ROW) + cells(_VALUE_ROW) + cells(_FACE_DOWN_ROW)
-        )
-        out = raw.cast("f")
-        if gap >= 0:
+            out[self._face_down + gap] = 0.0
             out[self._gap + gap] = 1.0
         occupant, row, relative = state.occupant, self._visitor_row, self._relative[me]
         visits = [position for position, seat in enumerate(occupant) if seat >= 0]
@@ -208,27 +237,29 @@ class TopiaryEncoder(Encoder):
         out[self._phase[state.phase]] = 1.0
         if state.to_move is not None:
             out[self._to_move + relative[state.to_move]] = 1.0
-        seats = self._seats_from[me]
+        totals = self._points(state, garden, visits)
         left, hands, per_seat = state.visitors_left, state.hands, self._visitors_per_seat
-        counts = [left[s] / per_seat for s in seats] + [len(hands[s]) / HAND_LIMIT for s in seats]
-        totals = self._points(state, shown, visits)
-        for s in seats:
-            counts += (totals[s].real / POINTS_SCALE, totals[s].imag / POINTS_SCALE)
-        parts.array[self._counts] = counts
+        visitors_left, hand_sizes, points = [], [], []
+        for s in self._seats_from[me]:
+            visitors_left.append(left[s] / per_seat)
+            hand_sizes.append(len(hands[s]) / HAND_LIMIT)
+            points += (totals[s].real / POINTS_SCALE, totals[s].imag / POINTS_SCALE)
+        parts.array[self._counts] = visitors_left + hand_sizes + points
 
-    def _points(self, state: TopiaryState, shown: list[int], visits: list[int]) -> list[complex]:
-        """Each seat's visitor points + bonus points * 1j: the view's `visitor_points`,
-        from the state's own cache when a view or an evaluation has filled it (only they
-        may), else from the visitors' lines as `shown`."""
+    def _points(self, state: TopiaryState, garden: Garden, visits: list[int]) -> list[complex]:
+        """Each seat's visitor points + bonus points * 1j: the view's `visitor_points`, from
+        the state's own cache where a view or an evaluation has filled it (only they may),
+        else from the visitors' lines in `garden`."""
         known = state._points
         if known is not None:
             return [complex(p["visitors"], p["bonus"]) for p in known]
         totals = [0j] * self.players
-        occupant, line, kept = state.occupant, self._line, _LINE_POINTS
+        occupant, line, shown, lines = state.occupant, self._line, garden.shown, garden.lines
         for position in visits:
-            seen = line[position](shown)
-            points = kept.get(seen)
-            totals[occupant[position]] += _line_points(seen) if points is None else points
+            points = lines[position]
+            if points is None:
+                points = lines[position] = _line_points(line[position](shown))
+            totals[occupant[position]] += points
         return totals
 
 
