@@ -235,3 +235,23 @@ def test_a_model_for_other_options_leaves_those_to_the_hand_written_evaluation(m
     assert status("harmonies", 2, {})["learned"] == "none"
     game = coding.game
     assert evaluation_of(game, 2, {}) is game
+
+
+def test_the_lobby_says_when_a_learned_level_plays_without_its_model(
+    models, tmp_path_factory, monkeypatch
+):
+    from meadow.bots import levels
+
+    monkeypatch.setitem(
+        levels.LADDER, "renature", {**levels.LADDER["renature"], "hard": "reply:8:1s:eval=learned"}
+    )
+    random_model(encoding("renature", 2), models)
+    hard = next(entry for entry in levels.describe("renature") if entry["level"] == "hard")
+    assert hard["evaluation"] == "in use"
+    medium = next(entry for entry in levels.describe("renature") if entry["level"] == "medium")
+    assert "evaluation" not in medium  # greedy by the hand-written evaluation: nothing to say
+    drop_ins = tmp_path_factory.mktemp("game-data")
+    _changed_board(drop_ins)
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(drop_ins))
+    hard = next(entry for entry in levels.describe("renature") if entry["level"] == "hard")
+    assert hard["evaluation"] == "stale"
