@@ -277,7 +277,14 @@ class Encoding:
 
 
 KindTable = tuple[Callable[[Action], Hashable], dict[Hashable, int]]
-_NO_KIND: KindTable = (lambda action: None, {})
+
+
+def _no_fields(action: Action) -> None:
+    """The field values of an action that has none (a module function: encodings pickle)."""
+    return None
+
+
+_NO_KIND: KindTable = (_no_fields, {})
 
 
 def _tables_by_kind(actions: Sequence[Action]) -> dict[type[Action], KindTable]:
@@ -287,7 +294,7 @@ def _tables_by_kind(actions: Sequence[Action]) -> dict[type[Action], KindTable]:
         kind = type(action)
         if kind not in tables:
             names = [f.name for f in dataclasses.fields(action)]
-            getter = operator.attrgetter(*names) if names else (lambda action: None)
+            getter = operator.attrgetter(*names) if names else _no_fields
             tables[kind] = (getter, {})
         getter, table = tables[kind]
         table.setdefault(getter(action), index)  # listed twice: its first place, as _index

@@ -36,6 +36,7 @@ import numpy as np
 import pyspiel
 
 from meadow import games
+from meadow.core.actions import Event
 from meadow.core.errors import MeadowError
 from meadow.core.game import State
 from meadow.core.options import GameOptions, parse_option_pairs
@@ -146,9 +147,15 @@ class World:
     def __init__(self, state: State) -> None:
         self.state = state
         self.seen: dict[int, np.ndarray] = {}
+        # each action's events since the seats' digests were last brought up to date: a
+        # digest is asked for far less often than an action is applied (an agent's step
+        # asks only for the tensor), so the events are written down when it is
+        self.heard: list[list[Event]] = []
 
     def __deepcopy__(self, memo: dict[int, Any]) -> World:
-        return World(self.state.clone())
+        copy = World(self.state.clone())
+        copy.heard = list(self.heard)  # events are never changed once made
+        return copy
 
     def observation(self, coding: Encoding, player: int) -> np.ndarray:
         found = self.seen.get(player)
@@ -170,7 +177,23 @@ class MeadowState(pyspiel.State):
         self._world: World | None = None
         self.decisions = 0
         self.truncated = False
-        self.told: list[str] = [""] * self.players  # per seat: digest of what it was told
+        self._told: list[str] = [""] * self.players  # per seat: digest of what it was told
+
+    @property
+    def told(self) -> list[str]:
+        """Per seat, the digest of everything it was told since the deal."""
+        world = self._world
+        if world is not None and world.heard:
+            for events in world.heard:
+                for seat in range(self.players):
+                    told = json.dumps([e.for_seat(seat) for e in events], sort_keys=True)
+                    self._told[seat] = _link(self._told[seat], told)
+            world.heard.clear()
+        return self._told
+
+    @told.setter
+    def told(self, digests: list[str]) -> None:
+        self._told = digests
 
     @property
     def encoding(self) -> Encoding:
@@ -210,9 +233,7 @@ class MeadowState(pyspiel.State):
         events = self._world.state.apply(self.encoding.action(action))
         self._world.seen.clear()
         self.decisions += 1
-        for seat in range(self.players):
-            told = json.dumps([e.for_seat(seat) for e in events], sort_keys=True)
-            self.told[seat] = _link(self.told[seat], told)
+        self._world.heard.append(events)
         if not self.world.is_over and self.decisions >= self.max_decisions:
             self.truncated = True
 
