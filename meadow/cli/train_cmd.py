@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -88,8 +89,12 @@ def train(
     check_plan(plan)
     out.mkdir(parents=True, exist_ok=True)
     check_writable_folder(out, "--out")
-    with _bar(plan) as advance:
-        curve = Trainer(plan, out, advance).run()
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        with _bar(plan) as advance:
+            curve = Trainer(plan, out, advance).run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     table = Table(title=f"{game.title}: learning curve ({out})")
     for heading in ("round", "games", "min", "lead error", "hand-written", "policy agrees"):
         table.add_column(heading, justify="right")
@@ -110,6 +115,12 @@ def train(
     console.print(table)
     name = f"{game.id}-{players}p"
     console.print(f"model: {out / name}.json (+ .npz); curve: {out / name}-curve.png")
+
+
+def _stop(signum: int, frame: object) -> None:
+    """A run told to stop ends as Ctrl-C ends it: its worker processes stopped with it, and
+    the rounds already played kept for the next run to go on from."""
+    raise SystemExit(128 + signum)
 
 
 @contextmanager

@@ -22,6 +22,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,9 +74,21 @@ class Point:
     evaluation_share: float  # greedy:eval=learned's share against greedy
 
 
-def _workers(jobs: int) -> ProcessPoolExecutor:
-    # spawned, not forked: a fork of a process holding PyTorch's threads can hang
-    return ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+@contextmanager
+def _workers(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """Worker processes for games, spawned (a fork of a process holding PyTorch's threads
+    can hang). A run stopped part way (Ctrl-C, an error) stops its workers too, rather than
+    leaving them to play out the games still queued."""
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield pool
+    except BaseException:
+        workers = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        raise
+    pool.shutdown()
 
 
 def _commit() -> str:

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,3 +156,52 @@ def test_the_trained_policy_takes_a_seat_at_the_server(trained, tmp_path):
         assert record["actions"]
     finally:
         server.stop()
+
+
+def _processes_marked(mark: str) -> list[int]:
+    """Processes whose environment holds `mark` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if mark.encode() in (entry / "environ").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "terminate"])
+def test_a_run_stopped_part_way_stops_its_workers(tmp_path, stop):
+    """Before, a run ended by a signal left its worker processes behind, playing and then
+    waiting for ever."""
+    mark = f"MEADOW_TEST_MARK={uuid.uuid4().hex}"
+    env = {**os.environ, mark.split("=")[0]: mark.split("=")[1]}
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "meadow",
+            "train",
+            "topiary",
+            "--games",
+            "400",
+            "--out",
+            str(tmp_path),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while len(_processes_marked(mark)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the run and its two workers
+    assert len(_processes_marked(mark)) >= 3
+    run.send_signal(stop)
+    run.wait(timeout=60)
+    deadline = time.monotonic() + 10
+    while _processes_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _processes_marked(mark) == []
+    assert run.returncode != 0

@@ -51,8 +51,10 @@ SEAT_FEATURES = ("score", "clouds", "hand", "reserve", "discarded", "tokens")
 SCORE_SCALE = 100.0
 PIECES_SCALE = 4.0  # no player board has more than 4 spaces of one kind
 TOKEN_BACKS_SCALE = 20
-AREAS_KEPT = 256  # area layouts kept per encoder: each game's mushrooms make a few new ones
-BLOCKS_KEPT = 1024  # area blocks kept per layout: each game makes a few dozen new ones
+# Kept per encoder: area layouts (each Valley game's mushrooms make up to 9 new ones), and
+# per layout its area blocks (4.5 KB each; a layout meets a few dozen a game at most).
+AREAS_KEPT = 64
+BLOCKS_KEPT = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +69,8 @@ class _AreaLayout:
     empty: np.ndarray  # the area blocks with no token, nothing closed or scored
     area_of_space: np.ndarray  # per area space, its area's place in `names`
     targets: np.ndarray  # per area space, where its token main, minor, closed, scored go
-    # The area blocks (token, state, size) per code of each area: areas close and are
-    # scored seldom, so a game meets few codes (one observation in 12-16 sees a new one).
+    # The area blocks (token, state, size) per what they show (see `_area_blocks`): areas
+    # close and are scored seldom, so one observation in 12-16 shows something new.
     blocks: dict[tuple[tuple[Any, ...], ...], np.ndarray] = field(default_factory=dict)
 
 
@@ -97,7 +99,6 @@ class RenatureEncoder(Encoder):
         for block in self.blocks():
             self.at[block.name] = offset
             offset += block.size
-        self.size = offset
         at, p, b = self.at, self.players, self.board
         cells = len(b.names)
         self.spaces = range(cells)
@@ -117,22 +118,26 @@ class RenatureEncoder(Encoder):
         self.phase_at = {phase: at["phase"] + i for i, phase in enumerate(PHASES)}
         self.seat_order = tuple(tuple((me + r) % p for r in range(p)) for me in range(p))
         self.supply_of = itemgetter(*SUPPLY)
-        dealt = c.DOMINOES_PER_PLAYER[2]  # as `fill` scales them
+        # The divisors of the counts, seats, supply and capacity blocks, which lie one after
+        # another, as `fill` scales them (the reserve and discards by 2 players' deal too).
+        dealt = c.DOMINOES_PER_PLAYER[2]
         seat_scales = (SCORE_SCALE, c.CLOUD_SPACES, c.HAND_SIZE, dealt, dealt, len(self.tokens))
-        self.count_scales = np.array(
+        self.scales = np.array(
             [c.MUSHROOMS, len(c.dominoes())]
             + list(seat_scales) * p
             + [PIECES_SCALE] * (2 * len(SUPPLY) * p),
             dtype=np.float64,
         )
-        # An area's token, closed and scored as one code, token * 4 + closed * 2 + scored
-        # (token `len(tokens)`: none), and each code's four numbers.
-        self.no_token = len(self.tokens)
-        fronts = [(t.main / self.max_main, t.minor / self.max_minor) for t in self.tokens]
+        # An area's token front, closed and scored as one code, front * 4 + closed * 2 +
+        # scored, and each code's four numbers; the last front is no token. Only the front:
+        # the back of a token on the board is hidden.
+        fronts = sorted({(t.main, t.minor) for t in self.tokens})
+        self.front_of = {t.index: fronts.index((t.main, t.minor)) for t in self.tokens}
+        self.no_token = len(fronts)
         self.area_rows = np.array(
             [
-                (*front, closed, scored)
-                for front in [*fronts, (0.0, 0.0)]
+                (main / self.max_main, minor / self.max_minor, closed, scored)
+                for main, minor in [*fronts, (0, 0)]
                 for closed in (0, 1)
                 for scored in (0, 1)
             ],
@@ -318,7 +323,7 @@ class RenatureEncoder(Encoder):
                     parts["hand"][domino[d["domino"]]] = 1
                 for d in seat.get("discarded_dominoes", ()):
                     parts["discarded_dominoes"][domino[d["domino"]]] = 1
-                parts["token_backs"][0] = sum(seat.get("token_backs", ())) / 20
+                parts["token_backs"][0] = sum(seat.get("token_backs", ())) / TOKEN_BACKS_SCALE
 
     def fill_state(self, state: State, me: int, parts: Parts) -> None:
         """`fill` of the seat's view, read from the state: the public board and player
@@ -342,7 +347,7 @@ class RenatureEncoder(Encoder):
         np.take(self.animal_rows, animal_at, axis=0, out=animal, mode="wrap")
         covered = areas.brook & ~brook.free  # a domino lies there
         irrelevant = covered & ~self._beside(live)
-        if irrelevant:  # none for most of a game
+        if irrelevant:  # none early in a game
             array[at["irrelevant"] : at["irrelevant"] + spaces] = self._bits(irrelevant)
 
         plant_at, plant_row, owner_row = s.plant_at, self.plant_row, self.owner_row
@@ -362,13 +367,13 @@ class RenatureEncoder(Encoder):
         over = s.to_move is None
         if not over:
             flat[at["to_move"] + self.relative(s.to_move, me)] = 1.0  # type: ignore[arg-type]
-        counts = [s.mushrooms_left, len(s.box_dominoes)]
+        numbers = [s.mushrooms_left, len(s.box_dominoes)]
         supply: list[int] = []
         capacity: list[int] = []
         for owner in self.seat_order[me]:
             seat = s.seats[owner]
             score = seat.score if over else seat.score - seat.points.get("token_backs", 0)
-            counts += (
+            numbers += (
                 score,
                 seat.clouds,
                 len(seat.hand),
@@ -379,7 +384,7 @@ class RenatureEncoder(Encoder):
             supply += self.supply_of(seat.supply)
             capacity += self.supply_of(seat.capacity)
         # counts, seats, supply and capacity lie one after another: one write
-        array[at["counts"] : at["hand"]] = (counts + supply + capacity) / self.count_scales
+        array[at["counts"] : at["hand"]] = (numbers + supply + capacity) / self.scales
 
         mine = s.seats[me]
         for d in mine.hand:
@@ -391,21 +396,22 @@ class RenatureEncoder(Encoder):
 
     def _area_blocks(self, state: RenatureState, areas: _AreaLayout, live: int) -> np.ndarray:
         """The area token, state and size blocks, kept per what they show: which areas are
-        open (live brook beside them), each area's token, the areas scored. That key is
-        read with C-level maps: every observation asks for it, and it seldom changes."""
+        open (live brook beside them), the front of each area's token, the areas scored.
+        That key is read with C-level maps: every observation asks for it, and it seldom
+        changes."""
         key = (
             tuple(map(bool, map(live.__and__, areas.closing))),
-            tuple(map(state.tokens_on.get, areas.names)),
+            tuple(map(self.front_of.get, map(state.tokens_on.get, areas.names))),
             tuple(state.scored),
         )
         found = areas.blocks.get(key)
         if found is None:
             if len(areas.blocks) >= BLOCKS_KEPT:
                 areas.blocks.clear()
-            is_open, tokens, scored = key
+            is_open, fronts, scored = key
             codes = [
-                (self.no_token if token is None else token) * 4 + (not open_) * 2 + (name in scored)
-                for name, open_, token in zip(areas.names, is_open, tokens, strict=True)
+                (self.no_token if front is None else front) * 4 + (not open_) * 2 + (name in scored)
+                for name, open_, front in zip(areas.names, is_open, fronts, strict=True)
             ]
             found = areas.empty.copy()
             found[areas.targets] = self.area_rows[np.array(codes)[areas.area_of_space]]
@@ -432,7 +438,7 @@ class RenatureEncoder(Encoder):
         packed = np.frombuffer(mask.to_bytes((spaces + 7) // 8, "little"), dtype=np.uint8)
         return np.unpackbits(packed, count=spaces, bitorder="little")
 
-    def _area_layout(self, area_id: list[str | None]) -> _AreaLayout:
+    def _area_layout(self, area_id: Sequence[str | None]) -> _AreaLayout:
         if self.mushrooms_of is None:
             return self.printed_areas
         key = self.mushrooms_of(area_id)
