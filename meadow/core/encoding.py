@@ -72,6 +72,12 @@ class Encoder(ABC):
     """A game's side of the encoding: its action enumeration and how a view is written."""
 
     game_id: ClassVar[str]
+    # The blocks that hold points already scored, each with its column along the last axis
+    # (None: the whole block). A learned evaluation's correction does not read them: the
+    # lead now is the hand-written evaluation's part, and a correction that saw the points
+    # would learn that a lead tends to shrink (luck does not last), which a search would take
+    # for a reason not to score.
+    points_blocks: ClassVar[dict[str, int | None]] = {}
 
     def __init__(self, players: int, options: GameOptions) -> None:
         self.players = players
@@ -244,6 +250,17 @@ class Encoding:
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The blocks of an observation array by name, reshaped (views, not copies)."""
         return {name: observation[a:b].reshape(shape) for name, a, b, shape in self._slices}
+
+    def points_columns(self) -> list[int]:
+        """The observation's numbers that are points already scored (`points_blocks`)."""
+        found: list[int] = []
+        for name, start, stop, shape in self._slices:
+            if name not in self.encoder.points_blocks:
+                continue
+            column = self.encoder.points_blocks[name]
+            block = np.arange(start, stop).reshape(shape)
+            found += (block if column is None else block[..., column]).ravel().tolist()
+        return found
 
     def fingerprint(self) -> str:
         """What a model trained on this encoding depends on: the game's data files as they

@@ -257,6 +257,7 @@ class Trainer:
         value_rows = np.flatnonzero(~held_rows)
         policy_examples = np.flatnonzero(~held_rows[data.chosen_rows])
         observations = torch.from_numpy(data.observations.astype(np.float32))
+        seen = self._value_inputs(observations)
         targets = torch.from_numpy(data.targets / self.scale)
         # a little weight decay: the targets are mostly chance, and a small network still fits it
         value_opt = torch.optim.AdamW(
@@ -267,7 +268,7 @@ class Trainer:
         for _ in range(self.plan.epochs):
             for batch in _batches(value_rows, self.plan.batch, generator):
                 index = torch.from_numpy(batch)
-                guess = self.value(observations[index])[:, 0]
+                guess = self.value(seen[index])[:, 0]
                 loss = torch.nn.functional.smooth_l1_loss(guess, targets[index])
                 value_opt.zero_grad()
                 loss.backward()
@@ -294,11 +295,21 @@ class Trainer:
         if not len(rows):
             return 1.0
         with self.torch.no_grad():
-            found = self.value(self.torch.from_numpy(data.observations[rows].astype(np.float32)))
+            seen = self._value_inputs(
+                self.torch.from_numpy(data.observations[rows].astype(np.float32))
+            )
+            found = self.value(seen)
         guess = found[:, 0].numpy().astype(np.float64)
         truth = data.targets[rows].astype(np.float64) / self.scale
         energy = float(guess @ guess)
         return 0.0 if energy == 0 else min(1.0, max(0.0, float(guess @ truth) / energy))
+
+    def _value_inputs(self, observations: Any) -> Any:
+        """The observations as the value reads them: the points already scored left out
+        (`Encoder.points_blocks`), as the exported network leaves them out too."""
+        found = observations.clone()
+        found[:, self.coding.points_columns()] = 0.0
+        return found
 
     def _mask(self, data: Games, examples: np.ndarray) -> Any:
         """A large negative number on every index not legal in each example."""
@@ -322,6 +333,7 @@ class Trainer:
             found[f"{name}.first_bias"] = first.bias.detach().numpy().copy()
             found[f"{name}.second"] = second.weight.detach().numpy().T.copy()
             found[f"{name}.second_bias"] = second.bias.detach().numpy().copy()
+        found["value.first"][self.coding.points_columns()] = 0.0  # see _value_inputs
         if shrunk:
             found["value.second"] *= self.shrink
             found["value.second_bias"] *= self.shrink
@@ -339,6 +351,7 @@ class Trainer:
                     second.bias.copy_(torch.from_numpy(found[f"{name}.second_bias"]))
 
     def _write_model(self, number: int, curve: list[Point] | None = None) -> None:
+        left_out = ", ".join(self.coding.encoder.points_blocks) or "none"
         made = {
             "command": self.command(),
             "plan": asdict(self.plan) | {"against": list(self.plan.against)},
@@ -346,8 +359,9 @@ class Trainer:
             "self_play_games": (number + 1) * self.plan.games,
             "data": f"data/{self.name}/round-*.npz (self-play, teacher greedy then "
             "greedy:eval=learned)",
-            "value": f"{self.coding.observation_size} -> {VALUE_HIDDEN} -> 1 (ReLU): the final "
-            "lead less the hand-written lead now, in units of `scale` points",
+            "value": f"{self.coding.observation_size} -> {VALUE_HIDDEN} -> 1 (ReLU), the points "
+            f"already scored left out ({left_out}): the final lead less the hand-written lead "
+            "now, in units of `scale` points",
             "policy": f"{self.coding.observation_size} -> {POLICY_HIDDEN} -> "
             f"{self.coding.size} (ReLU, softmax over the legal indices)",
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),
@@ -398,7 +412,8 @@ class Trainer:
         data, rows, examples = self._held
         with torch.no_grad():
             observations = torch.from_numpy(data.observations[rows].astype(np.float32))
-            guess = self.value(observations)[:, 0].numpy() * self.scale * self.shrink
+            seen = self._value_inputs(observations)
+            guess = self.value(seen)[:, 0].numpy() * self.scale * self.shrink
             policy_rows = torch.from_numpy(
                 data.observations[data.chosen_rows[examples]].astype(np.float32)
             )

@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Mapping
 from itertools import compress, product
 from operator import is_not
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -135,6 +135,7 @@ def _masks(player: Player, parent: BoardFigures | None, changed: list[int]) -> l
 class HarmoniesEncoder(Encoder):
     game_id = "harmonies"
     options: HarmoniesOptions
+    points_blocks: ClassVar[dict[str, int | None]] = {"points": None}
 
     def __init__(self, players: int, options: HarmoniesOptions) -> None:  # type: ignore[override]
         super().__init__(players, options)

@@ -17,7 +17,7 @@ from functools import reduce
 from itertools import compress
 from operator import itemgetter, or_
 from struct import Struct
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -77,6 +77,7 @@ class _AreaLayout:
 class RenatureEncoder(Encoder):
     game_id = "renature"
     options: RenatureOptions
+    points_blocks: ClassVar[dict[str, int | None]] = {"seats": 0}  # the score column
 
     def __init__(self, players: int, options: RenatureOptions) -> None:  # type: ignore[override]
         super().__init__(players, options)
