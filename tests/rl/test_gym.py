@@ -13,6 +13,7 @@ from gymnasium.utils.env_checker import check_env
 from meadow import games
 from meadow.bots import RandomBot
 from meadow.core.errors import IllegalAction, MeadowError
+from meadow.rl.encoding import encoding
 from meadow.rl.gym import ENV_IDS, MeadowGymEnv
 
 
@@ -91,3 +92,29 @@ def test_a_long_game_is_truncated():
         observation, reward, terminated, truncated, _ = env.step(action)
         assert not terminated
     assert reward == 0.0 and env.decisions >= 30
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_many_games_step_at_once_in_a_vector_environment(mode):
+    """Gymnasium's own vector environments run Meadow's: one step plays a decision in each
+    game, a finished game starts again on the step after (its last mask is all 0, and the
+    action given with it is not played)."""
+    envs = gymnasium.make_vec(
+        "meadow/Topiary-v0", num_envs=3, vectorization_mode=mode, players=2, opponents="random"
+    )
+    try:
+        observation, _ = envs.reset(seed=4)
+        size = encoding("topiary", 2).observation_size
+        assert observation["observation"].shape == (3, size)
+        rng = np.random.default_rng(4)
+        ended = 0
+        for _ in range(400):
+            masks = observation["action_mask"]
+            actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
+            observation, reward, terminated, truncated, _ = envs.step(np.array(actions))
+            ended += int(terminated.sum())
+            assert not truncated.any()
+            assert set(np.unique(reward)) <= {-1.0, 0.0, 1.0}
+        assert ended >= 3  # every game ended at least once, some twice: a Topiary game is short
+    finally:
+        envs.close()
