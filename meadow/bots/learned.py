@@ -194,7 +194,6 @@ class LearnedEvaluation:
         self.model = model
         self.coding = coding
         self.share = 0.5 if coding.players == 2 else 1.0 / coding.players
-        self.name = "learned"
 
     def corrections(self, state: State) -> np.ndarray:
         rows = np.stack([self.coding.observe(state, seat) for seat in range(state.players)])

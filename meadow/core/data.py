@@ -134,7 +134,14 @@ def load_json(package: str, game_id: str, name: str) -> Any:
 def fingerprint(package: str, game_id: str, drop_ins: bool = True) -> str:
     """A digest of every data file the game reads as it stands here (each drop-in in place
     of its packaged file): what a model learned on these files is known by it, so that a
-    host's printed values (a real Renature board, Mystic Vale's cards) make it stale."""
+    host's printed values (a real Renature board, Mystic Vale's cards) make it stale. Read
+    once per drop-in folder: the files do not change under a running server."""
+    root = folder() if drop_ins else None
+    return _fingerprint(package, game_id, drop_ins, str(root) if root else None)
+
+
+@functools.lru_cache(maxsize=64)
+def _fingerprint(package: str, game_id: str, drop_ins: bool, root: str | None) -> str:
     digest = hashlib.sha256(game_id.encode())
     packaged = resources.files(package).joinpath("data")
     for entry in sorted(packaged.iterdir(), key=lambda e: e.name):
