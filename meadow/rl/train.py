@@ -394,7 +394,12 @@ class Trainer:
     def command(self) -> str:
         plan = self.plan
         parts = [f"meadow train {plan.game}", f"--players {plan.players}"]
-        parts += [f"--option {k}={v}" for k, v in plan.options.items()]
+        defaults = self.coding.game.options(plan.players, {}).model_dump(mode="json")
+        parts += [
+            f"--option {key}={json.dumps(value).strip(chr(34))}"
+            for key, value in self.options.items()
+            if defaults.get(key) != value
+        ]
         parts += [
             f"--rounds {plan.rounds}",
             f"--games {plan.games}",
