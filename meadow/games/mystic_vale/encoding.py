@@ -15,11 +15,11 @@ A file of printed card values ($MEADOW_GAME_DATA) changes the types, and so the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from itertools import chain, compress
 from operator import getitem
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -73,18 +73,22 @@ HARVEST = (
 VP_SCALE = 50.0
 MANA_SCALE = 20.0
 SYMBOL_SCALE = 10.0
+QUARTER = 1 / c.VALE_MARKET  # what a vale card in the market adds (`fill`)
 OLD_ROOTS = "alte_lebenswurzeln"  # a vale adding 1 growth once owned since an earlier turn
-SLEEVES_SEEN = 4096  # positions' sleeves remembered per encoder (some MB at most)
+SLEEVES_SEEN = 4096  # druids' sleeves remembered per encoder, some 1.5 kB each
 
-# What the druids' cards show: the ones of `cards` and `bands` as seat 0 sees them, and per
-# seat each card's decay and growth (without Ätherbaum) as the rules count them, None until
-# asked for (see `_shown`).
-Sleeves = tuple[np.ndarray, list[list[int | None]], list[list[int | None]]]
+# What a druid's cards show: its ones of `cards` and `bands` as seat 0 sees them, and each
+# card's (decay, growth) without Ätherbaum as the rules count them, None until the card is
+# in play (see `_shown`).
+DruidSleeves = tuple[np.ndarray, list[tuple[int, int] | None]]
+# The same for every druid: all their ones, and each druid's cards' values in turn order.
+Sleeves = tuple[np.ndarray, list[list[tuple[int, int] | None]]]
 
 
 class MysticValeEncoder(Encoder):
     game_id = "mystic_vale"
     options: MysticValeOptions
+    points_blocks: ClassVar[dict[str, int | None]] = {"druids": 0}  # the VP column
 
     def __init__(self, players: int, options: MysticValeOptions) -> None:  # type: ignore[override]
         super().__init__(players, options)
@@ -118,11 +122,10 @@ class MysticValeEncoder(Encoder):
             for p, position in enumerate(c.POSITIONS)
         }
         # per seat, one table per sleeve slot in the order the slots of the 20 cards follow
-        # each other: the type sleeved there -> its entry (a free slot's is never read)
-        self._slot_at: list[list[dict[str | None, int]]] = [
+        # each other: the type sleeved there -> its entry
+        self._slot_at: list[list[dict[str, int]]] = [
             [
-                {None: -1}
-                | {
+                {
                     type_id: start["cards"] + ((r * CARDS + x) * len(positions) + p) * types + t
                     for type_id, t in self.type_index.items()
                 }
@@ -141,20 +144,12 @@ class MysticValeEncoder(Encoder):
         ]
         # The ones of `cards` and `bands` are remembered as seat 0 sees them; any other seat
         # sees the same blocks with the seats turned: per observer, each entry -> its own.
-        end = max(
-            start[block] + self.players * size
-            for block, size in (
-                ("cards", CARDS * len(positions) * types),
-                ("bands", CARDS * len(positions)),
-            )
-        )
+        per_seat = {"cards": CARDS * len(positions) * types, "bands": CARDS * len(positions)}
+        end = max(start[block] + self.players * size for block, size in per_seat.items())
         self._seen_from: list[np.ndarray] = []
         for me in seats:
             entry = np.arange(end, dtype=np.intp)
-            for block, size in (
-                ("cards", CARDS * len(positions) * types),
-                ("bands", CARDS * len(positions)),
-            ):
+            for block, size in per_seat.items():
                 for owner in seats:
                     at = start[block] + owner * size
                     seen = start[block] + self.relative(owner, me) * size
@@ -178,8 +173,8 @@ class MysticValeEncoder(Encoder):
         self._druid_at = [start["druids"] + r * len(DRUID) for r in seats]
         self._market_at = {copy: start["market"] + i for copy, i in copy_at.items()}
         self._vale_market_at = {vid: start["vale_market"] + v for vid, v in self.vale_index.items()}
-        self._piles_at = start["piles"]
-        self._pile_sizes = (*self.piles, *self.vale_piles)
+        # per advancement pile 1-3, then vale pile 1-2: its entry and its full size
+        self._pile_at = tuple(enumerate((*self.piles, *self.vale_piles), start["piles"]))
         self._fertile_at = start["fertile_soil"]
         self._pool_at = start["pool"]
         self._phase_at = {phase: start["phase"] + i for i, phase in enumerate(PHASES)}
@@ -190,7 +185,9 @@ class MysticValeEncoder(Encoder):
         self._sleeve_next_at = {copy: start["sleeve_next"] + i for copy, i in copy_at.items()}
         self._choice_at = {ability: start["choice"] + i for i, ability in enumerate(CHOICES)}
         self._choice_left_at = start["choice"] + len(CHOICES)
-        self._sleeves_seen: dict[tuple[object, ...], Sleeves] = {}
+        self._sleeves_seen: dict[tuple[object, ...], DruidSleeves] = {}
+        # the last position's cards and bands (copies) and what they show; none at first
+        self._last_sleeves: tuple[list[Any], list[Any], Sleeves] = ([], [], (np.zeros(0), []))
         self._vale_growth = {vid: c.vales()[vid].growth for vid in self.vales}
         self._old_roots = {vid for vid in self.vales if c.vales()[vid].ability == OLD_ROOTS}
 
@@ -357,45 +354,45 @@ class MysticValeEncoder(Encoder):
             parts["choice"][-1] = choice["left"] / 10
 
     def fill_state(self, state: MysticValeState, me: int, parts: Parts) -> None:  # type: ignore[override]
-        # Most numbers are ones: those of the sleeves are remembered (below), the others are
-        # gathered as lazy iterators over the state's own lists and written by one numpy
-        # assignment; the rest go one at a time through a memoryview, far cheaper than
-        # numpy's item writes.
+        # Numbers go one at a time through a memoryview: cheaper than numpy's item writes and,
+        # for the few dozen written here, than gathering indices for one numpy assignment.
+        # The ones of the sleeves, most of the array's ones, change rarely: remembered.
         seats = state.seats
-        sleeves, card_decay, card_growth = self._sleeves(seats)
+        sleeves, card_shows = self._sleeves(seats)
         out = memoryview(parts.array)
-        runs: list[Iterable[int]] = []
-        ones: list[int] = []
         for owner, druid in enumerate(seats):
             r = (owner - me) % self.players
-            field, on_deck, deck, discard, deck_top = self._where_at[r]
-            runs.append(map(field.__getitem__, druid.field))
+            field_at, on_deck_at, deck_at, discard_at, deck_top_at = self._where_at[r]
+            for x in druid.field:
+                out[field_at[x]] = 1.0
             if druid.on_deck is not None:
-                ones.append(on_deck[druid.on_deck])
+                out[on_deck_at[druid.on_deck]] = 1.0
             if owner == me:  # a seat's own deck (as a set), discard pile and known top cards
-                runs.append(map(deck.__getitem__, druid.deck))
-                runs.append(map(discard.__getitem__, druid.discard))
+                for x in druid.deck:
+                    out[deck_at[x]] = 1.0
+                for x in druid.discard:
+                    out[discard_at[x]] = 1.0
                 if druid.known_top:  # the view's slice, even where it outruns the deck
-                    known = druid.deck[len(druid.deck) - druid.known_top :]
-                    runs.append(map(deck_top.__getitem__, known))
+                    for x in druid.deck[len(druid.deck) - druid.known_top :]:
+                        out[deck_top_at[x]] = 1.0
             vale_growth = 0
             if druid.vales or druid.boxed_vales:
                 # halves add up exactly in float32, as the view's `+=` does
-                owned, new, boxed = self._vale_at[r]
+                owned_at, new_at, boxed_at = self._vale_at[r]
                 turn = state.active_turn(druid)
                 for vid, bought in druid.vales:
-                    out[owned[vid]] += 0.5
+                    out[owned_at[vid]] += 0.5
                     vale_growth += self._vale_growth[vid]
                     if bought >= turn:
-                        out[new[vid]] += 0.5
+                        out[new_at[vid]] += 0.5
                     elif vid in self._old_roots:  # grows from the turn after its purchase
                         vale_growth += 1
                 for vid in druid.boxed_vales:
-                    out[boxed[vid]] += 0.5
+                    out[boxed_at[vid]] += 0.5
             if druid.aether:  # a card under Ätherbaum: the rules' own sum
                 shown, growth = state._decay_and_growth(druid)
             else:  # the rules' sum (MysticValeState._decay_and_growth), cards' part remembered
-                shown, growth = _shown(druid, card_decay[owner], card_growth[owner])
+                shown, growth = _shown(druid, card_shows[owner])
                 growth += vale_growth + druid.growth_bonus
             at = self._druid_at[r]
             out[at] = druid.vp / VP_SCALE
@@ -405,16 +402,18 @@ class MysticValeEncoder(Encoder):
             out[at + 4] = growth / SYMBOL_SCALE
             out[at + 5] = len(druid.deck) / CARDS
             out[at + 6] = len(druid.discard) / CARDS
-        market = chain.from_iterable(state.market)
-        runs.append(map(self._market_at.__getitem__, filter(None, market)))
-        vale_market = self._vale_market_at
-        for vid in chain.from_iterable(state.vale_market):
-            if vid is not None:
-                out[vale_market[vid]] += 1 / c.VALE_MARKET  # quarters: exact in float32
-        at = self._piles_at
-        for i, (pile, size) in enumerate(
-            zip(chain(state.piles, state.vale_piles), self._pile_sizes, strict=True), at
-        ):
+        market_at = self._market_at
+        for level in state.market:
+            for copy in level:
+                if copy is not None:
+                    out[market_at[copy]] = 1.0
+        vale_market_at = self._vale_market_at
+        for level in state.vale_market:
+            for vid in level:
+                if vid is not None:
+                    out[vale_market_at[vid]] += QUARTER  # exact in float32, as in the view
+        piles = chain(state.piles, state.vale_piles)
+        for pile, (i, size) in zip(piles, self._pile_at, strict=True):
             out[i] = len(pile) / size
         at = self._fertile_at
         for i, n in enumerate(state.fertile, at):
@@ -422,11 +421,11 @@ class MysticValeEncoder(Encoder):
         at = self._pool_at
         out[at] = state.pool / c.vp_pool(self.players)
         out[at + 1] = state.end_triggered
-        ones.append(self._phase_at[state.phase])
-        ones.append(self._stage_at[state.stage])
+        out[self._phase_at[state.phase]] = 1.0
+        out[self._stage_at[state.stage]] = 1.0
         to_move = state.to_move
         if to_move is not None:
-            ones.append(self._to_move_at + (to_move - me) % self.players)
+            out[self._to_move_at + (to_move - me) % self.players] = 1.0
         h = state.harvest
         if state.phase == "harvest" or h.to_sleeve:  # when the view shows the harvest
             at = self._harvest_at
@@ -445,60 +444,63 @@ class MysticValeEncoder(Encoder):
                     waiting[copy] = waiting.get(copy, 0) + 1
                 for copy, n in waiting.items():
                     out[self._to_sleeve_at[copy]] = _float32_sum(1 / 3, n)
-                ones.append(self._sleeve_next_at[h.to_sleeve[0][0]])
+                out[self._sleeve_next_at[h.to_sleeve[0][0]]] = 1.0
         choice = state.choice
         if choice is not None and me == to_move:  # only the chooser sees it
-            ones.append(self._choice_at[choice["ability"]])
+            out[self._choice_at[choice["ability"]]] = 1.0
             out[self._choice_left_at] = choice["left"] / 10
-        parts.array[np.fromiter(chain(chain.from_iterable(runs), ones), np.intp)] = 1.0
         parts.array[self._seen_from[me][sleeves]] = 1.0
 
     def _sleeves(self, seats: list[Druid]) -> Sleeves:
         """What the druids' cards show: remembered by what is sleeved where, which changes
         only when a purchase is sleeved, while every decision is observed."""
-        sleeved: list[object] = []
-        for druid in seats:
-            for slots in druid.cards:
-                sleeved += slots
-            sleeved += druid.band
-        key = tuple(sleeved)
+        # Positions usually follow each other in one game: the last one's sleeves are
+        # compared first (list equality: no key to build or hash).
+        cards = [druid.cards for druid in seats]
+        bands = [druid.band for druid in seats]
+        last_cards, last_bands, found = self._last_sleeves
+        if cards == last_cards and bands == last_bands:
+            return found
+        druids = [self._druid_sleeves(owner, druid) for owner, druid in enumerate(seats)]
+        found = np.concatenate([ones for ones, _ in druids]), [shows for _, shows in druids]
+        # copies: a state's lists change in place as it is played
+        self._last_sleeves = (
+            [list(map(list.copy, slots)) for slots in cards],
+            list(map(list.copy, bands)),
+            found,
+        )
+        return found
+
+    def _druid_sleeves(self, owner: int, druid: Druid) -> DruidSleeves:
+        """What one druid's cards show (a purchase changes one druid's: the others' are
+        found again)."""
+        key = (owner, *chain.from_iterable(druid.cards), *druid.band)
         found = self._sleeves_seen.get(key)
         if found is None:
-            found = self._read_sleeves(seats)
+            slots = list(chain.from_iterable(druid.cards))
+            ones = chain(
+                map(getitem, compress(self._slot_at[owner], slots), compress(slots, slots)),
+                filter(None, map(getitem, self._band_at[owner], druid.band)),
+            )
+            found = np.fromiter(ones, np.intp), [None] * CARDS
             if len(self._sleeves_seen) >= SLEEVES_SEEN:  # a bound on memory, nothing subtler
                 self._sleeves_seen.clear()
             self._sleeves_seen[key] = found
         return found
 
-    def _read_sleeves(self, seats: list[Druid]) -> Sleeves:
-        runs: list[Iterable[int]] = []
-        for owner, druid in enumerate(seats):  # as seat 0 sees them
-            slots = list(chain.from_iterable(druid.cards))
-            runs.append(compress(map(getitem, self._slot_at[owner], slots), slots))
-            runs.append(filter(None, map(getitem, self._band_at[owner], druid.band)))
-        unknown = [None] * CARDS  # a card's decay and growth are read when it is in play
-        return (
-            np.fromiter(chain.from_iterable(runs), np.intp),
-            [unknown[:] for _ in seats],
-            [unknown[:] for _ in seats],
-        )
 
-
-def _shown(
-    druid: Druid, card_decay: list[int | None], card_growth: list[int | None]
-) -> tuple[int, int]:
-    """The decay and growth the druid's field and on-deck card show (not under Ätherbaum),
-    from the cards' values remembered with its sleeves, each read from the rules the first
-    time it is needed."""
-    cards = druid.field if druid.on_deck is None else [*druid.field, druid.on_deck]
-    try:
-        return sum(map(card_decay.__getitem__, cards)), sum(map(card_growth.__getitem__, cards))
-    except TypeError:  # a None: a card not in play since these sleeves were first seen
-        for x in cards:
-            if card_decay[x] is None:
-                shows = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], False)
-                card_decay[x], card_growth[x] = shows
-        return sum(map(card_decay.__getitem__, cards)), sum(map(card_growth.__getitem__, cards))
+def _shown(druid: Druid, card_shows: list[tuple[int, int] | None]) -> tuple[int, int]:
+    """The decay and growth the druid's field and on-deck card show (none under Ätherbaum),
+    from its cards' values remembered with its sleeves, each asked of the rules the first
+    time the card is in play."""
+    shown = growth = 0
+    for x in druid.field if druid.on_deck is None else [*druid.field, druid.on_deck]:
+        shows = card_shows[x]
+        if shows is None:
+            shows = card_shows[x] = _card_decay_growth(tuple(druid.cards[x]), druid.band[x], False)
+        shown += shows[0]
+        growth += shows[1]
+    return shown, growth
 
 
 @cache
