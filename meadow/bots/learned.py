@@ -115,8 +115,9 @@ class Network:
         if observation.ndim == 1:
             present = np.flatnonzero(observation)
             hidden = observation[present] @ self.first[present] + self.first_bias
-        else:
-            hidden = observation @ self.first + self.first_bias
+        else:  # the inputs that are not 0 in any row
+            present = np.flatnonzero(observation.any(axis=0))
+            hidden = observation[:, present] @ self.first[present] + self.first_bias
         np.maximum(hidden, 0.0, out=hidden)
         return hidden @ self.second + self.second_bias  # type: ignore[no-any-return]
 
