@@ -133,6 +133,8 @@ class Trainer:
         )
         self.scale = 0.0  # points per unit of the value's output, set from the first round
         self.shrink = 1.0  # the share of the value's correction kept (see _shrink)
+        # the last fit's games, and which of their rows and examples it held out
+        self._held: tuple[Games, np.ndarray, np.ndarray] | None = None
         self.seconds = 0.0
 
     # -- the run -------------------------------------------------------------------------
@@ -146,9 +148,9 @@ class Trainer:
             parts = [Games.load(self._round_file(k)) for k in range(number)] + [games]
             if not self.scale:
                 self.scale = max(1.0, float(np.std(games.targets)))
-            held = self._fit(Games.join(parts), held_from=sum(len(p) for p in parts[:-1]))
+            self._fit(Games.join(parts), held_from=sum(len(p) for p in parts[:-1]))
             self._write_model(number)
-            point = self._measure(number, held, started)
+            point = self._measure(number, started)
             done.append(point)
             with self.curve_path.open("a", encoding="utf-8") as curve:
                 curve.write(json.dumps(asdict(point)) + "\n")
@@ -246,9 +248,9 @@ class Trainer:
 
     # -- fitting ---------------------------------------------------------------------------
 
-    def _fit(self, data: Games, held_from: int) -> dict[str, np.ndarray]:
-        """Both networks on every row but the held-out games of the newest round; returns
-        the held-out rows' indices by network."""
+    def _fit(self, data: Games, held_from: int) -> None:
+        """Both networks on every row but the held-out games of the newest round, which
+        `_measure` and the shrink are worked out on."""
         torch = self.torch
         newest_games = np.unique(data.game_of_row[held_from:])
         cut = max(1, int(len(newest_games) * HELD_OUT))
@@ -284,7 +286,6 @@ class Trainer:
             self.advance("epoch")
         self._held = (data, np.flatnonzero(held_rows), np.flatnonzero(held_rows[data.chosen_rows]))
         self.shrink = self._shrink(data, np.flatnonzero(held_rows))
-        return {"rows": np.flatnonzero(held_rows)}
 
     def _shrink(self, data: Games, rows: np.ndarray) -> float:
         """The share of the correction that fits the held-out games best (least squares,
@@ -412,8 +413,9 @@ class Trainer:
 
     # -- measuring --------------------------------------------------------------------------
 
-    def _measure(self, number: int, held: dict[str, np.ndarray], started: float) -> Point:
+    def _measure(self, number: int, started: float) -> Point:
         torch = self.torch
+        assert self._held is not None, "measured before a fit"
         data, rows, examples = self._held
         with torch.no_grad():
             observations = torch.from_numpy(data.observations[rows].astype(np.float32))
