@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
-from meadow.bots import learned, levels
+from meadow.bots import levels
 from meadow.core.errors import MeadowError
 from meadow.server import access, chat, outbound
 from meadow.server.access import MAX_ID
@@ -106,9 +106,7 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 def _described(most_seconds: float) -> list[dict[str, Any]]:
     # The games, their option schemas and their levels never change while the server runs.
     return [
-        game.describe()
-        | {"levels": levels.describe(game.id, most_seconds), "learned": learned.status(game.id)}
-        for game in games.all()
+        game.describe() | {"levels": levels.describe(game.id, most_seconds)} for game in games.all()
     ]
 
 
