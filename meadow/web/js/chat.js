@@ -16,6 +16,9 @@ export class ChatBox {
     this.upTo = upTo; // a replay shows the lines said up to its step
     this.lines = [];
     this.list = html("ol", { class: "chat-lines", "aria-live": "polite" });
+    // Kept as it changes: reading scrollTop at a redraw would lay the whole page out first.
+    this.scroll = 0;
+    this.list.addEventListener("scroll", () => (this.scroll = this.list.scrollTop), { passive: true });
     this.root = html("section", { class: "chat-box", "data-chat": tableId }, [
       html("h2", {}, [t("chat.title")]),
       this.list,
@@ -130,14 +133,15 @@ export class ChatBox {
 
   // A redraw of the page moves this node, which loses the focus and the scroll: the page
   // takes them before it redraws (`beforeMove`) and gives them back after (`afterMove`).
+  // Neither measures the page: a forced layout a redraw costs a large board tens of ms.
   beforeMove() {
     const input = this.input;
     const typing = Boolean(input && document.activeElement === input);
-    return { typing, start: input && input.selectionStart, end: input && input.selectionEnd, scroll: this.list.scrollTop };
+    return { typing, start: input && input.selectionStart, end: input && input.selectionEnd, scroll: this.scroll };
   }
 
   afterMove(kept) {
-    this.list.scrollTop = kept.scroll;
+    if (kept.scroll) this.list.scrollTop = kept.scroll;
     if (!kept.typing) return;
     this.input.focus();
     this.input.setSelectionRange(kept.start, kept.end);
