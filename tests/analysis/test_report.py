@@ -3,6 +3,7 @@ the biggest swings told in words; the win-chance mapping and the marks it is cut
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -103,8 +104,11 @@ def test_a_random_game_analysed_whole(game_id: str):
 
 
 def test_a_swing_names_the_scoring_categories_the_better_move_gains():
-    record, _ = GameRecord.random(games.get("harmonies"), 2, {}, 7)
+    """On a game stopped a third of the way in (an analysis takes those as well)."""
+    whole, _ = GameRecord.random(games.get("harmonies"), 2, {}, 7)
+    record = dataclasses.replace(whole, actions=whole.actions[: len(whole.actions) // 3])
     analysis = analyse_game(record, worlds=2)
+    assert analysis.moves == len(record.actions) < len(whole.actions)
     swings = [s for seat in analysis.seats for s in seat.swings]
     categories = set(games.get("harmonies").points_now(record.initial_state(), 0))
     assert any(s.gains for s in swings)
@@ -115,7 +119,8 @@ def test_a_swing_names_the_scoring_categories_the_better_move_gains():
 
 
 def test_a_solo_game_is_marked_from_its_points():
-    record, _ = GameRecord.random(games.get("harmonies"), 1, {}, 4)
+    whole, _ = GameRecord.random(games.get("harmonies"), 1, {}, 4)
+    record = dataclasses.replace(whole, actions=whole.actions[: len(whole.actions) // 2])
     analysis = analyse_game(record, worlds=1)
     assert analysis.decisions and all(d.chance_played is None for d in analysis.decisions)
     assert any(d.chance_loss > 0 for d in analysis.decisions)
