@@ -4,6 +4,7 @@ changes something)."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -31,9 +32,21 @@ _NAME = re.compile(NAME_PATTERN)  # with fullmatch: no trailing newline slips pa
 GUEST_PREFIX = "guest-"
 
 _hasher = PasswordHasher()
-# An unknown name is checked against this, so that it takes as long to refuse as a known
-# name with a wrong password: the time of an answer tells nobody which names exist.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@functools.cache
+def dummy_hash() -> str:
+    """What an unknown name is checked against, so that it takes as long to refuse as a known
+    name with a wrong password: the time of an answer tells nobody which names exist. Made
+    once a process, when the server starts (`warm_up`), not at import: a command that never
+    checks a password should not pay a quarter of a second for it."""
+    return _hasher.hash(secrets.token_urlsafe(16))
+
+
+def warm_up() -> None:
+    """Make the dummy hash before the first log-in, so that the first refusal of an unknown
+    name takes no longer than any other."""
+    dummy_hash()
 
 
 def normal_name(name: str) -> str:
@@ -58,7 +71,7 @@ def password_matches(stored: str | None, password: str) -> bool:
     """Whether `password` matches the stored hash; without one (no such account, or a
     guest) the answer is no, after the same work."""
     try:
-        matches = _hasher.verify(stored or _DUMMY_HASH, password)
+        matches = _hasher.verify(stored or dummy_hash(), password)
     except (VerificationError, InvalidHashError):
         return False
     return matches and stored is not None

@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from meadow.core.errors import IllegalAction, MeadowError, NotationError
-from meadow.server import health, limits, metrics, upkeep
+from meadow.server import auth, health, limits, metrics, upkeep
 from meadow.server.botrules import BotRules
 from meadow.server.cluster import Alone, RedisCluster
 from meadow.server.coach import Coach
@@ -56,6 +56,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        auth.warm_up()
         db = Database(config.database())
         db.migrate()
         app.state.db = db
