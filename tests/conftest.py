@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
+
+# Every server a test starts hashes passwords at OWASP's least cost for argon2id (19 MiB, two
+# passes) rather than Meadow's default (64 MiB, three): the suite signs up people by the
+# thousand, and a hash at the default cost takes a fifth of a second of a core. What is
+# tested (hashes checked, unknown names refused after the same work) does not depend on it;
+# test_auth.py starts a server at the default cost.
+os.environ.setdefault("MEADOW_PASSWORD_HASH_MEMORY_KIB", "19456")
+os.environ.setdefault("MEADOW_PASSWORD_HASH_ROUNDS", "2")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -49,6 +49,15 @@ def warm_up() -> None:
     dummy_hash()
 
 
+def configure(memory_kib: int, rounds: int) -> None:
+    """The cost of the hashes made from now on (settings `password_hash_...`). A stored
+    hash names its own cost, so those made before go on being checked as they were made."""
+    global _hasher
+    _hasher = PasswordHasher(time_cost=rounds, memory_cost=memory_kib)
+    dummy_hash.cache_clear()
+    warm_up()
+
+
 def normal_name(name: str) -> str:
     """The name as it is stored: NFKC (full-width letters become the plain ones)."""
     return unicodedata.normalize("NFKC", name)

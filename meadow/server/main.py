@@ -56,7 +56,7 @@ def create_app(config: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        auth.warm_up()
+        auth.configure(config.password_hash_memory_kib, config.password_hash_rounds)
         db = Database(config.database())
         db.migrate()
         app.state.db = db

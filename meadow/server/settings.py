@@ -46,6 +46,20 @@ class Settings(BaseSettings):
     password_hashing_concurrency: int = Field(
         2, ge=1, description="Passwords hashed or checked at once (each takes a core)."
     )
+    password_hash_memory_kib: int = Field(
+        65536,
+        ge=19456,
+        le=1048576,
+        description="Memory one password hash takes (argon2id, KiB). The least allowed is "
+        "OWASP's minimum for argon2id, 19 MiB; more makes guessing a stolen hash dearer.",
+    )
+    password_hash_rounds: int = Field(
+        3,
+        ge=2,
+        le=20,
+        description="Passes over that memory a password hash makes (argon2id; OWASP's "
+        "minimum with 19 MiB is 2). Hashes made before a change go on working.",
+    )
     password_hashing_queue: int = Field(
         32,
         ge=0,

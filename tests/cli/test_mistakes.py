@@ -294,6 +294,11 @@ def test_import_cards_refuses_cells_beyond_the_header(capsys, monkeypatch, tmp_p
         (["--port", "99999"], {}, "--port: Input should be less than or equal to 65535"),
         ([], {"MEADOW_PORT": "0"}, "MEADOW_PORT: Input should be greater than or equal to 1"),
         ([], {"MEADOW_SMTP_PORT": "70000"}, "MEADOW_SMTP_PORT: Input should be less than"),
+        (
+            [],
+            {"MEADOW_PASSWORD_HASH_MEMORY_KIB": "1024"},
+            "MEADOW_PASSWORD_HASH_MEMORY_KIB: Input should be greater than or equal to 19456",
+        ),
     ],
 )
 def test_serve_configuration_errors_are_one_line(tmp_path: Path, args, env, message):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from tests.server.conftest import Server
+import sqlite3
+
+import pytest
+
+from tests.server.conftest import Server, own_server
 
 
 def test_sign_up_log_out_and_log_in_again(server: Server):
@@ -82,3 +86,30 @@ def test_a_guest_can_play_without_an_account(server: Server):
         "/api/tables", json={"game": "topiary", "players": 2, "seats": [None, "random"]}
     )
     assert created.status_code == 201
+
+
+def _stored_hash(server: Server, name: str) -> str:
+    with sqlite3.connect(server.data_dir / "meadow.sqlite3") as db:
+        (found,) = db.execute("SELECT password_hash FROM users WHERE name = ?", (name,)).fetchone()
+    return found
+
+
+def test_passwords_are_hashed_at_the_cost_set_and_older_hashes_still_work(
+    tmp_path_factory: pytest.TempPathFactory,
+):
+    """The default cost is argon2id with 64 MiB and three passes (the suite runs its other
+    servers at OWASP's least, tests/conftest.py); a hash made at one cost is checked after
+    the host changes it."""
+    default = {"MEADOW_PASSWORD_HASH_MEMORY_KIB": "65536", "MEADOW_PASSWORD_HASH_ROUNDS": "3"}
+    with own_server(tmp_path_factory, "sqlite", **default) as server:
+        server.client().signup("costly-hash", "a long password")
+        assert "$argon2id$v=19$m=65536,t=3," in _stored_hash(server, "costly-hash")
+        server.env.update(MEADOW_PASSWORD_HASH_MEMORY_KIB="19456", MEADOW_PASSWORD_HASH_ROUNDS="2")
+        server.stop()
+        server.start()
+        server.client().signup("cheaper-hash", "a long password")
+        assert "$argon2id$v=19$m=19456,t=2," in _stored_hash(server, "cheaper-hash")
+        again = server.client().http.post(
+            "/api/accounts/login", json={"name": "costly-hash", "password": "a long password"}
+        )
+        assert again.status_code == 200
