@@ -11,17 +11,21 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.table import Table as Grid
-from sqlalchemy.orm import Session as DbSession
 
 from meadow.cli.app import app, console
 from meadow.core.errors import MeadowError
-from meadow.server import people
-from meadow.server.errors import ApiError
-from meadow.store import ChatMessage, Database, User
+
+# The server's parts are imported in the commands that use them, not here: `meadow --help`
+# and `meadow games` load none of the server's stack (SQLAlchemy, FastAPI, argon2).
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session as DbSession
+
+    from meadow.server import people
+    from meadow.store import Database, User
 
 T = TypeVar("T")
 
@@ -39,6 +43,7 @@ PERSON = typer.Argument(..., help="A name (any case), or a number as #17.")
 @contextmanager
 def _store(data_dir: Path | None) -> Iterator[Database]:
     from meadow.cli.serve import check_database, settings
+    from meadow.store import Database
 
     config = settings(**({"data_dir": data_dir} if data_dir is not None else {}))
     check_database(config, "--data-dir" if data_dir is not None else "MEADOW_DATA_DIR")
@@ -57,6 +62,8 @@ def _store(data_dir: Path | None) -> Iterator[Database]:
 def _act(data_dir: Path | None, action: Callable[[DbSession], T]) -> T:
     """Run `action` in one write transaction, committed if it raises nothing; a refusal
     becomes one line (MeadowError)."""
+    from meadow.server.errors import ApiError
+
     with _store(data_dir) as db, db.write() as s:
         try:
             done = action(s)
@@ -67,7 +74,9 @@ def _act(data_dir: Path | None, action: Callable[[DbSession], T]) -> T:
 
 
 def _shell() -> people.Actor:
-    return people.Actor.at_the_shell()
+    from meadow.server.people import Actor
+
+    return Actor.at_the_shell()
 
 
 @admin_app.command("list")
@@ -80,6 +89,7 @@ def list_people(
     data_dir: Path = DATA_DIR,
 ) -> None:
     """List people, newest first, or find them by part of a name or address."""
+    from meadow.server import people
 
     def found(s: DbSession) -> list[dict[str, Any]]:
         users = people.people(s, find, banned=banned, admins=admins, guests=guests, limit=limit)
@@ -132,6 +142,7 @@ def ban(
 
     Their sessions end now; running servers hand their running seats to the takeover bot
     and close their sockets."""
+    from meadow.server import people
 
     def act(s: DbSession) -> str:
         user = people.find_person(s, person)
@@ -144,6 +155,7 @@ def ban(
 @admin_app.command()
 def unban(person: str = PERSON, data_dir: Path = DATA_DIR) -> None:
     """Lift a ban: the person may log in again (and take their seats back from the bots)."""
+    from meadow.server import people
 
     def act(s: DbSession) -> str:
         user = people.find_person(s, person)
@@ -166,6 +178,8 @@ def unmake_admin(person: str = PERSON, data_dir: Path = DATA_DIR) -> None:
 
 
 def _set_admin(person: str, on: bool, data_dir: Path | None) -> str:
+    from meadow.server import people
+
     def act(s: DbSession) -> str:
         user = people.find_person(s, person)
         people.set_admin(s, _shell(), user, on)
@@ -182,6 +196,9 @@ def chat(
 ) -> None:
     """A table's chat with each line's number (for hide-chat), hidden lines marked."""
     from sqlalchemy import select
+
+    from meadow.server import people
+    from meadow.store import ChatMessage
 
     def lines(s: DbSession) -> list[tuple[int, str, str, str, bool]]:
         rows = s.scalars(
@@ -211,6 +228,8 @@ def hide_chat(
     data_dir: Path = DATA_DIR,
 ) -> None:
     """Hide a chat line from everyone; running servers take it off the table's pages."""
+    from meadow.server import people
+
     table = _act(data_dir, lambda s: people.hide_chat(s, _shell(), line).table_id)
     console.print(f"chat line {line} of table {table} is hidden")
 
@@ -224,6 +243,8 @@ def close_table(
 
     A running game ends there: no result, no rating changes, no further move; its page
     shows the last position."""
+    from meadow.server import people
+
     was = _act(data_dir, lambda s: people.close_table(s, _shell(), table))
     console.print(f"table {table} ({was}) is closed")
 
@@ -235,6 +256,7 @@ def export(
     data_dir: Path = DATA_DIR,
 ) -> None:
     """Everything the site keeps about a person, as JSON (no password hash, no secrets)."""
+    from meadow.server import people
 
     def act(s: DbSession) -> dict[str, Any]:
         return people.export(s, _shell(), people.find_person(s, person))
@@ -260,6 +282,8 @@ def erase(
 
     Name, password, addresses, settings, sessions, ratings and mutes go; their games and
     chat stay under a neutral name ("deleted player 17"); bots take their running seats."""
+    from meadow.server import people
+
     if not yes and not typer.confirm(f"Erase the account {person!r} for good?"):
         raise MeadowError("nothing erased")
 
@@ -282,6 +306,8 @@ def reset_link(
     For a site without e-mail, or an address gone. It works once; the person's earlier
     reset links stop working."""
     from meadow.cli.serve import settings
+    from meadow.server import people
+    from meadow.server.errors import ApiError
 
     def act(s: DbSession) -> str:
         user = people.find_person(s, person)
@@ -302,6 +328,7 @@ def audit(
     data_dir: Path = DATA_DIR,
 ) -> None:
     """What admins did, newest first: when, who, what, on whom or what."""
+    from meadow.server import people
 
     def rows(s: DbSession) -> list[tuple[str, ...]]:
         return [

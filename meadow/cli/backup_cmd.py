@@ -7,25 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import Progress
 
 from meadow.cli.app import app, console, errors
 from meadow.cli.serve import settings
-from meadow.server.backup import (
-    MOST_PROBLEMS_SHOWN,
-    DataError,
-    Inventory,
-    Store,
-    Tick,
-    backup_postgres,
-    backup_sqlite,
-    check,
-    connected,
-    restore_postgres,
-    restore_sqlite,
-)
+
+# The backup module (SQLAlchemy and Alembic with it) is imported in the commands, not here:
+# `meadow --help` and `meadow games` load none of the server's stack.
+if TYPE_CHECKING:
+    from meadow.server.backup import Inventory, Store, Tick
 
 DATA_DIR = typer.Option(
     None, help="Data directory (default ./meadow-data; ignored with MEADOW_DATABASE_URL)."
@@ -34,6 +27,8 @@ DATA_DIR = typer.Option(
 
 def store_of(data_dir: Path | None) -> Store:
     """The database `meadow serve --data-dir DATA_DIR` would use."""
+    from meadow.server.backup import Store
+
     return Store.of(settings(**({"data_dir": data_dir} if data_dir is not None else {})))
 
 
@@ -44,6 +39,8 @@ def backup(
 ) -> None:
     """Copy the server's database to FILE, safely while it runs: SQLite's online backup of
     the data directory's database, or pg_dump's custom format for MEADOW_DATABASE_URL."""
+    from meadow.server.backup import backup_postgres, backup_sqlite
+
     store = store_of(data_dir)
     if store.file is not None:
         found, size = backup_sqlite(store, file)
@@ -63,6 +60,8 @@ def restore(
 ) -> None:
     """Put a backup in place as the server's database, migrate it to this Meadow's schema
     and check it: every table's move log must replay."""
+    from meadow.server.backup import restore_postgres, restore_sqlite
+
     store = store_of(data_dir)
     with _ticking("checking the tables") as tick:
         if store.file is not None:
@@ -78,6 +77,8 @@ def restore(
 def check_store(data_dir: Path = DATA_DIR) -> None:
     """Check the server's database without changing it: its schema, its counts, and that
     every table's move log replays."""
+    from meadow.server.backup import DataError, check, connected
+
     store = store_of(data_dir)
     if store.file is not None and not store.file.is_file():
         raise DataError(f"there is no database at {store.file}")
@@ -89,6 +90,8 @@ def check_store(data_dir: Path = DATA_DIR) -> None:
 
 def _report(found: Inventory) -> None:
     """Every table's log replays, or which do not (and a non-zero exit)."""
+    from meadow.server.backup import MOST_PROBLEMS_SHOWN
+
     if not found.problems:
         console.print("every table's move log replays")
         return

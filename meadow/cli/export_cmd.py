@@ -13,16 +13,6 @@ from rich.progress import Progress
 from meadow import games
 from meadow.cli.app import app, console, errors
 from meadow.cli.backup_cmd import DATA_DIR, store_of
-from meadow.server.backup import (
-    MOST_PROBLEMS_SHOWN,
-    DataError,
-    beside,
-    connected,
-    migrations,
-    put_in_place,
-    revision_of,
-)
-from meadow.server.export import Skipped, finished_games
 
 export = typer.Typer(help="Export the server's data.", no_args_is_help=True)
 app.add_typer(export, name="export")
@@ -44,6 +34,18 @@ def export_games(
     as the replay download has it (format, game, players, options, seed, actions: the moves
     that stand, undone ones left out), with its table, its seats (person, bot, rating),
     when it ended, its scores and its ranking."""
+    # Imported here, not at the top: commands that read no database do not load its stack.
+    from meadow.server.backup import (
+        MOST_PROBLEMS_SHOWN,
+        DataError,
+        beside,
+        connected,
+        migrations,
+        put_in_place,
+        revision_of,
+    )
+    from meadow.server.export import Skipped, finished_games
+
     store = store_of(data_dir)
     game_id = games.get(game).id if game is not None else None
     if store.file is not None and not store.file.is_file():
