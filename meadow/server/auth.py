@@ -38,24 +38,20 @@ _hasher = PasswordHasher()
 def dummy_hash() -> str:
     """What an unknown name is checked against, so that it takes as long to refuse as a known
     name with a wrong password: the time of an answer tells nobody which names exist. Made
-    once a process, when the server starts (`warm_up`), not at import: a command that never
+    once a process, when the server starts (`configure`), not at import: a command that never
     checks a password should not pay a quarter of a second for it."""
     return _hasher.hash(secrets.token_urlsafe(16))
 
 
-def warm_up() -> None:
-    """Make the dummy hash before the first log-in, so that the first refusal of an unknown
-    name takes no longer than any other."""
-    dummy_hash()
-
-
 def configure(memory_kib: int, rounds: int) -> None:
     """The cost of the hashes made from now on (settings `password_hash_...`). A stored
-    hash names its own cost, so those made before go on being checked as they were made."""
+    hash names its own cost, so those made before go on being checked as they were made.
+    The dummy hash is made now, at the new cost, so that the first refusal of an unknown name
+    takes no longer than any other."""
     global _hasher
     _hasher = PasswordHasher(time_cost=rounds, memory_cost=memory_kib)
     dummy_hash.cache_clear()
-    warm_up()
+    dummy_hash()
 
 
 def normal_name(name: str) -> str:
