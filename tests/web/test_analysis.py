@@ -113,8 +113,13 @@ def test_a_hint_at_a_table_that_allows_them_is_drawn_and_can_be_followed(
     page.click(".actions .ask-hint")
     words = page.wait_for_selector(".hint-words")
     assert words is not None and "Hint:" in words.inner_text()
-    # Following the hint: click what it lights, key after key, until the move is sent.
+    # Following the hint: click what it lights, key after key, until the move is sent. After
+    # the last key nothing is choosable until the server answers, so each click waits for
+    # the next lit key or the move's answer, whichever comes (never for a key that won't).
+    settled = """(b) => document.querySelector('.table').dataset.move !== b
+        || document.querySelector('.table .hinted.choosable') !== null"""
     for _ in range(6):
+        page.wait_for_function(settled, arg=before)
         if player.table_state()["move"] != before:
             break
         page.locator(".table .hinted.choosable").first.click()
