@@ -22,8 +22,11 @@ import httpx
 import pytest
 
 from meadow.store.db import SECOND_CONNECTION
+from tests.server import warm
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/"
+# A server started by this command is forked from a warm process (`tests/server/warm.py`).
+MEADOW_SERVE = [sys.executable, "-m", "meadow", "serve"]
 T = TypeVar("T")
 
 # Every session token and CSRF token a test client was given: no server log may hold one.
@@ -61,11 +64,11 @@ class Server:
     data_dir: Path
     database_url: str | None
     port: int = 0
-    process: subprocess.Popen[bytes] | None = None
+    process: subprocess.Popen[bytes] | warm.WarmProcess | None = None
     env: dict[str, str] = field(default_factory=dict)
     # What starts it, before `--port N`: `meadow serve` unless a test starts it otherwise
     # (the container's entry point).
-    command: list[str] = field(default_factory=lambda: [sys.executable, "-m", "meadow", "serve"])
+    command: list[str] = field(default_factory=lambda: list(MEADOW_SERVE))
 
     @property
     def base(self) -> str:
@@ -78,12 +81,16 @@ class Server:
         if self.database_url:
             env["MEADOW_DATABASE_URL"] = self.database_url
         log = open(self.data_dir / f"server-{self.port}.log", "wb")  # noqa: SIM115
-        self.process = subprocess.Popen(
-            [*self.command, "--port", str(self.port)],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        if self.command == MEADOW_SERVE and warm.may_start_warm(env):
+            log.close()
+            self.process = warm.start(["serve", "--port", str(self.port)], env, log.name)
+        else:
+            self.process = subprocess.Popen(
+                [*self.command, "--port", str(self.port)],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
