@@ -19,6 +19,12 @@ for package in chromium nginx; do
   fi
 done
 
+# axe-core, which the browser tests load into pages to check accessibility (the version is
+# pinned in tests/web/axe/package-lock.json).
+if command -v npm >/dev/null; then
+  npm ci --prefix tests/web/axe --no-audit --no-fund --loglevel=error >/dev/null
+fi
+
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 

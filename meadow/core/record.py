@@ -72,6 +72,14 @@ class GameRecord:
             action, events = _play(state, index, text)
             yield index, action, events, state
 
+    def log(self) -> Iterator[tuple[int, int | None, list[Event]]]:
+        """The move log: each move's number (from 1), the seat that made it, its events."""
+        state = self.initial_state()
+        for index, text in enumerate(self.actions):
+            seat = state.to_move
+            _, events = _play(state, index, text)
+            yield index + 1, seat, events
+
     def step(self, number: int) -> ReplayStep:
         """The game as it stood after move `number` (0: the start), replayed afresh up to
         there, with that move's events: what a replay shows at one step.

@@ -62,8 +62,9 @@ def test_a_rematch_keeps_each_persons_seat_and_the_options(server: Server):
         old["options"],
         old["players"],
         old["mode"],
-        True,
+        old["private"],  # issue 47: a public game's rematch was private, never watched
     )
+    assert old["private"] is False
     assert new["clock"]["move_seconds"] == 600
     assert [(s["person"], s["bot"], s["kept_for"]) for s in new["seats"]] == [
         (None, None, host.name),
@@ -71,10 +72,12 @@ def test_a_rematch_keeps_each_persons_seat_and_the_options(server: Server):
         (None, "random", None),
     ]
     assert host.table(table_id)["rematch"] == new_id
-    # Nobody else may take the kept seat, by the table's number or by its invitation.
+    # Nobody else may take the kept seat, by the table's number or by its invitation, and
+    # the lobby's list of open tables does not offer it.
     stranger = server.client().signup(f"x-{secrets.token_hex(5)}")
-    # A private table, to a stranger, is none at all (tests/server/attacks/test_privacy.py).
-    assert stranger.post(f"/api/tables/{new_id}/join").status_code == 404
+    refused = stranger.post(f"/api/tables/{new_id}/join")
+    assert refused.status_code == 409 and "kept for the last game's players" in refused.text
+    assert new_id not in [t["id"] for t in stranger.get("/api/tables").json()]
     invite = guest.table(new_id)["invite"]
     taken = stranger.post(f"/api/invites/{invite}/join")
     assert taken.status_code == 409 and "kept for the last game's players" in taken.text
@@ -85,6 +88,27 @@ def test_a_rematch_keeps_each_persons_seat_and_the_options(server: Server):
     assert guest.post(f"/api/tables/{table_id}/rematch").json() == {"id": new_id, "seat": 1}
     assert guest.post(f"/api/tables/{new_id}/start").status_code == 204
     assert host.table(new_id)["status"] == "running"
+    # Each seat's present rating, as the ratings page has it, for the player panels.
+    rated = {p["name"]: p["rating"] for p in host.get("/api/ratings/topiary").json()["people"]}
+    seats = host.table(new_id)["seats"]
+    assert [seat["rated"] for seat in seats[:2]] == [rated[host.name], rated[guest.name]]
+    bots = {b["bot"]: b["rating"] for b in host.get("/api/ratings/topiary").json()["bots"]}
+    assert seats[2]["rated"] == bots["random"]
+    # Started, it is one of the games anyone may watch, as the game before was.
+    assert new_id in [t["id"] for t in stranger.get("/api/tables/running").json()]
+
+
+def test_a_private_games_rematch_is_private(server: Server):
+    host = server.client().signup(f"p-{secrets.token_hex(5)}")
+    body = {"game": "topiary", "players": 2, "seats": [None, "random"], "private": True}
+    table_id = host.post("/api/tables", json=body).json()["id"]
+    assert host.post(f"/api/tables/{table_id}/start").status_code == 204
+    play_out({0: host}, table_id, random.Random(table_id))
+    new_id = host.post(f"/api/tables/{table_id}/rematch").json()["id"]
+    assert host.table(new_id)["private"] is True
+    stranger = server.client().signup(f"y-{secrets.token_hex(5)}")
+    # A private table, to a stranger, is none at all (tests/server/attacks/test_privacy.py).
+    assert stranger.post(f"/api/tables/{new_id}/join").status_code == 404
 
 
 def test_two_players_asking_at_once_make_one_rematch(server: Server):

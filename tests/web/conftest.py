@@ -49,6 +49,17 @@ def shots(tmp_path: Path) -> Path:
     return tmp_path
 
 
+# Where the keyboard's focus is: its key, whether on the board, and the board's choices in
+# the order the arrow keys go through them.
+FOCUS = """() => {
+    const node = document.activeElement;
+    const ring = [...document.querySelectorAll('.table .board [data-key][tabindex]')];
+    return { key: (node && node.dataset && node.dataset.key) || null,
+             onBoard: Boolean(node && node.closest && node.closest('.table .board')),
+             ring: ring.map((n) => n.dataset.key) };
+}"""
+
+
 class Player:
     """One person in one browser context: signs up, creates tables, clicks."""
 
@@ -56,6 +67,7 @@ class Player:
         self.page = page
         self.base = base
         self.touch = False  # a phone: taps, not clicks
+        self.keyboard = False  # the keyboard alone: Tab, arrows and Enter, never a click
         self.errors: list[str] = []
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
@@ -101,6 +113,7 @@ class Player:
         seats: list[str],
         options: dict[str, str] | None = None,
         move_seconds: int | None = None,
+        game_minutes: int | None = None,
     ) -> int:
         """From the lobby's form: `seats` for seats 2.. ('easy', 'medium', 'hard' or '' for a
         person). Returns the table's number once its page is open."""
@@ -113,6 +126,8 @@ class Player:
             self.page.select_option(f"#new-table select[name={name}]", value)
         if move_seconds is not None:
             self.page.fill("#new-table input[name=move_seconds]", str(move_seconds))
+        if game_minutes is not None:
+            self.page.fill("#new-table input[name=game_minutes]", str(game_minutes))
         self.page.click("#new-table button[type=submit]")
         self.page.wait_for_selector(".table[data-table]")
         return int(self.page.get_attribute(".table[data-table]", "data-table"))
@@ -171,11 +186,39 @@ class Player:
         # The click itself is what may take at most a few seconds. Playwright's wait after it
         # (for the page to settle) can outlast that on a loaded 2-core machine while Mystic
         # Vale redraws, so the caller waits for its own sign that the click was taken.
-        if self.touch:
+        if self.keyboard:
+            self.choose_by_keyboard(key)
+        elif self.touch:
             pick.tap(timeout=5000, no_wait_after=True)
         else:
             pick.click(timeout=5000, no_wait_after=True)
         return key
+
+    def choose_by_keyboard(self, key: str) -> None:
+        """Reach `key` as a person without a mouse would, and choose it: Tab until the focus
+        is on the board (or on the button, for a key of the action bar), then the arrow keys
+        along the board's choices, then Enter."""
+        page = self.page
+        for _ in range(80):
+            focus = page.evaluate(FOCUS)
+            if focus["key"] == key:
+                page.keyboard.press("Enter")
+                return
+            if key.startswith("button:") or not focus["onBoard"]:
+                page.keyboard.press("Tab")
+                continue
+            # On the board: Left or Right, whichever reaches the key in fewer steps.
+            ring, at = focus["ring"], focus["ring"].index(focus["key"])
+            assert key in ring, f"{key} cannot be reached from the keyboard: {ring}"
+            ahead = (ring.index(key) - at) % len(ring)
+            arrow, steps = (
+                ("ArrowRight", ahead)
+                if ahead <= len(ring) / 2
+                else ("ArrowLeft", len(ring) - ahead)
+            )
+            for _ in range(steps):
+                page.keyboard.press(arrow)
+        raise AssertionError(f"the keyboard did not reach {key}: {page.evaluate(FOCUS)}")
 
     def play_decision(self, rng: random.Random) -> None:
         """Click highlighted things until the move is sent (the move number changes)."""

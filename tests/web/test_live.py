@@ -29,10 +29,10 @@ def test_two_browsers_one_game(browser: object, server: object) -> None:
     guest.page.fill("input[name=name]", "invited-live")  # guest- is for guests
     guest.page.fill("input[name=password]", "correct horse")
     guest.page.click("form button[type=submit]")
-    guest.page.wait_for_selector("section.card button")
-    guest.page.click("section.card button")
-    guest.page.wait_for_selector(f".table[data-table='{table}']")
-    guest.choose_pace("off")
+    # Back from signing up, the seat is taken: no second "Take a seat" (issue 47).
+    guest.page.wait_for_selector(f".table[data-table='{table}'][data-status=open]")
+    assert guest.page.locator(".waiting button", has_text="Leave").count() == 1
+    # The guest keeps the default pace: it paces a computer's moves, and the host's land at once.
     guest.open(f"#/table/{table}")
 
     # The host's waiting room shows the guest and the Start button at once, no reload.
@@ -73,6 +73,21 @@ def test_a_table_with_a_clock_shows_the_time_left(player: Player) -> None:
     player.page.wait_for_timeout(2100)  # it counts down while the page is open
     later = player.page.inner_text(".table-head .clock")
     assert later != shown and later.startswith(shown.rsplit(" ", 1)[0]), later
+
+
+def test_with_a_clock_for_the_game_each_seat_shows_its_time_left(player: Player) -> None:
+    """Issue 47: the player panels showed no clock during play."""
+    player.sign_up("game-clocked")
+    player.create_table("topiary", ["easy"], game_minutes=20)
+    player.wait_for_turn_or_end()
+    clocks = player.page.locator(".table-head .seat-clock")
+    assert clocks.count() == 2
+    mine = player.page.locator(".table-head .seat-clock[data-seat='0']")
+    shown = mine.inner_text()
+    assert re.fullmatch(r"(20:00|19:[0-5]\d)", shown), shown
+    player.page.wait_for_timeout(2100)  # ours runs while it is our move
+    assert mine.inner_text() != shown
+    assert player.errors == []
 
 
 def test_a_lost_connection_shows_a_banner_and_play_resumes(player: Player, server) -> None:

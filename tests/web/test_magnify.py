@@ -233,3 +233,21 @@ def test_topiary_pieces_show_enlarged_and_still_with_reduced_motion(player: Play
     assert page.eval_on_selector(PANEL, "(node) => node.getAnimations().length") == 0
     assert_in_viewport(player, settled_box(player, PANEL))
     assert player.errors == []
+
+
+def test_no_panel_opens_under_the_mouse_after_a_click(player: Player) -> None:
+    """The board is drawn anew after a click, under a mouse that has not moved: that is no
+    wish to look (issue 47: the panel opened and covered the player panels). Moving away and
+    back is."""
+    at_table(player, "topiary", "magnify-click")
+    page = player.page
+    target = page.locator(".board .choosable[data-magnify]").first
+    what = target.get_attribute("data-magnify")
+    target.click()
+    page.wait_for_selector(".board .picked")
+    page.wait_for_timeout(800)  # three times the hover's delay
+    assert page.locator(PANEL).count() == 0
+    page.mouse.move(0, 0)
+    again = page.locator(f'.board [data-magnify="{what}"]').first
+    assert look_at(player, again)
+    assert player.errors == []

@@ -108,10 +108,11 @@ def test_with_animations_off_moves_keep_their_pace_and_nothing_flies(player: Pla
     assert player.errors == []
 
 
-def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
-    # The table's socket goes through the test: it holds the server's news back, lets it go
-    # all at once (the page then has a queue of the computer's moves to show, slowly), and
-    # cuts the connection; the page reconnects and resyncs.
+def hold_the_computers_turn(player: Player, name: str) -> tuple[int, int, object]:
+    """The table's socket goes through the test: it holds the server's news back while the
+    computer plays its whole turn, then lets it go all at once, so the page has a queue of
+    the computer's moves to show, slowly. Our last move's number, the computer's last, and
+    the page's side of the socket."""
     sockets: list[tuple[object, dict]] = []
 
     def route(socket: object) -> None:
@@ -129,10 +130,8 @@ def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
         sockets.append((socket, state))
 
     player.page.route_web_socket(re.compile(r".*/api/tables/\d+/ws.*"), route)
-    harmonies_against_a_bot(player, "skipping", "slow")
-    table = int(
-        player.table_state().get("table", 0) or player.page.get_attribute(".table", "data-table")
-    )
+    harmonies_against_a_bot(player, name, "slow")
+    table = int(player.page.get_attribute(".table", "data-table"))
     rng = random.Random(4)
     player.wait_for_turn_or_end()
     while player.table_state()["myTurn"] == "true":
@@ -140,19 +139,22 @@ def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
     mine = int(player.table_state()["move"])
     socket, state = sockets[-1]
     state["hold"] = True
-    # The computer plays its whole turn meanwhile; its news waits here.
     for _ in range(200):
         game = player.page.request.get(f"{player.base}/api/tables/{table}").json()["game_state"]
         if game["to_move"] == 0 and game["move"] > mine:
             break
         player.page.wait_for_timeout(100)
-    latest = game["move"]
     held, state["hold"] = state["held"], False
     for message in held:
         socket.send(message)
     player.page.wait_for_function(
         "() => Number(document.querySelector('.table').dataset.showing) >= 2"
     )
+    return mine, game["move"], socket
+
+
+def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
+    mine, latest, socket = hold_the_computers_turn(player, "skipping")
     socket.close()  # the page reconnects, and its sync brings the present
     player.page.wait_for_function(
         "(n) => document.querySelector('.table').dataset.move === String(n)", arg=latest
@@ -163,6 +165,50 @@ def test_a_resync_skips_what_waits_to_the_present(player: Player) -> None:
     assert len(set(shown)) < latest - mine, shown  # some were never shown one by one
     player.wait_for_turn_or_end()
     assert player.errors == []
+
+
+def test_show_everything_now_shows_what_waits_at_once(player: Player) -> None:
+    mine, latest, _ = hold_the_computers_turn(player, "hurrying")
+    waiting = int(player.table_state()["showing"])
+    label = player.page.inner_text(".actions .show-all")
+    assert str(waiting) in label, label  # both as of the page's last drawing
+    player.page.click(".actions .show-all")
+    player.page.wait_for_function(
+        "(n) => document.querySelector('.table').dataset.move === String(n)", arg=latest
+    )
+    assert player.table_state()["showing"] == "0"
+    assert player.page.locator(".actions .show-all").count() == 0
+    shown = [n for n, _ in shown_after(player, mine)]
+    assert len(set(shown)) < latest - mine, shown  # the rest came at once
+    player.wait_for_turn_or_end()
+    assert player.errors == []
+
+
+def test_a_persons_moves_land_at_once_a_computers_at_the_pace(player: Player) -> None:
+    """The page's one move player, driven directly: what a table hands it for a person's
+    move (not paced, animated) is shown as it comes; a computer's burst waits its turn; and
+    "show everything now" shows the rest at once, still."""
+    player.open("#/")
+    shown = player.page.evaluate(
+        """async () => {
+            const { MovePlayer } = await import('/js/motion.js');
+            const shown = [];
+            const show = (m, how) => { shown.push([m.n, how.animated]); return []; };
+            const mover = new MovePlayer(show);
+            mover.push({ n: 1 }, { paced: false, animated: true });  // a person's
+            mover.push({ n: 2 }, { paced: false, animated: true });
+            const persons = shown.length;
+            mover.push({ n: 3 }, { paced: true, animated: true });  // a computer's burst
+            mover.push({ n: 4 }, { paced: true, animated: true });
+            mover.push({ n: 5 }, { paced: true, animated: true });
+            const burst = shown.length;
+            mover.showAll();
+            return { persons, burst, shown };
+        }"""
+    )
+    assert shown["persons"] == 2  # both at once
+    assert shown["burst"] == 3  # the burst's first, the rest waiting
+    assert shown["shown"] == [[1, True], [2, True], [3, True], [4, False], [5, False]]
 
 
 # A move player whose drawing fails once by throwing and once by a flight that rejects; the

@@ -1,8 +1,8 @@
 """For each game: a newcomer signs up, sets a table against a computer opponent from the
-lobby, and plays the whole game by clicking only what the page highlights; the final scores
-are then on the page, and the replay steps through the same game. On a desk (1440 x 1000)
-and on a phone (390 x 844, touch): no page scrolls sideways, the step's prompt and buttons
-are in sight at every decision, and on a phone every target is a thumb wide (44 px, after
+lobby, and plays the whole game choosing only what the page highlights: on a desk (1440 x
+1000) with the keyboard alone (Tab, arrow keys, Enter), on a phone (390 x 844) by touch. The
+final scores are then on the page. At every decision no page scrolls sideways and the step's
+prompt and buttons are in sight; on a phone every target is a thumb wide (44 px, after
 enlarging the board where it is finer)."""
 
 from __future__ import annotations
@@ -97,12 +97,15 @@ def seated(browser: object, server: Server, layout: str) -> Player:
     context = browser.new_context(**LAYOUTS[layout])
     player = Player(context.new_page(), server.base)
     player.touch = layout == "phone"
+    player.keyboard = layout == "desk"
     yield player
     context.close()
 
 
 @pytest.mark.parametrize("game", games.ids())
-def test_a_whole_game_by_clicking(seated: Player, layout: str, game: str, shots: Path) -> None:
+def test_a_whole_game_by_keyboard_or_touch(
+    seated: Player, layout: str, game: str, shots: Path
+) -> None:
     player = seated
     width = LAYOUTS[layout]["viewport"]["width"]
     suffix = "" if layout == "desk" else "-phone"
@@ -157,3 +160,23 @@ def test_a_whole_game_by_clicking(seated: Player, layout: str, game: str, shots:
     for page in ("#/", "#/profile", "#/turns", f"#/rules/{game}"):
         player.open(page)
         no_sideways_scroll(player, width)
+
+
+def test_the_board_can_be_enlarged_on_a_desk(player: Player) -> None:
+    """Issue 47: the zoom was a phone's only. On a desk it enlarges the board within its
+    frame, which scrolls; the page still does not scroll sideways."""
+    player.sign_up("desk-zoom")
+    player.choose_pace("off")
+    player.create_table("harmonies", ["easy"])
+    player.wait_for_turn_or_end()
+    page = player.page
+    before = page.locator(".board").bounding_box()
+    page.click(".zoom-toggle")
+    page.wait_for_selector(".board.zoomed")
+    after = page.locator(".board").bounding_box()
+    assert after["width"] >= 1.4 * before["width"], (before, after)
+    assert page.get_attribute(".zoom-toggle", "aria-pressed") == "true"
+    no_sideways_scroll(player, 1280)
+    page.click(".zoom-toggle")
+    page.wait_for_selector(".board:not(.zoomed)")
+    assert player.errors == []

@@ -113,6 +113,9 @@ def test_from_invitation_to_rematch_without_a_reload(
         player.page.wait_for_selector(".after-game .rating-changes li >> nth=1")
     changes = host.page.locator(".after-game .rating-changes li").all_inner_texts()
     assert all(re.search(r"1500 → \d+ \([+−±]", line) for line in changes), changes
+    for line in changes:  # the change is the difference of the two numbers shown (issue 47)
+        before, after, sign, amount = re.search(r"(\d+) → (\d+) \(([+−±])([\d.]+)\)", line).groups()
+        assert int(after) - int(before) == (-1 if sign == "−" else 1) * float(amount), line
     assert changes == guest.page.locator(".after-game .rating-changes li").all_inner_texts()
     host.page.locator(".after-game").screenshot(path=str(shots / "end-of-game.png"))
 
@@ -122,7 +125,13 @@ def test_from_invitation_to_rematch_without_a_reload(
     rematch = int(host.page.get_attribute(".table[data-table]", "data-table"))
     assert rematch != table
     guest.page.wait_for_selector(".after-game .rematch-offer:has-text('A rematch is waiting')")
-    guest.page.click(".after-game button.rematch")
+    # And in sight, wherever the page is scrolled to (issue 47: only the changed button at the
+    # bottom of the page said so).
+    guest.page.evaluate("() => window.scrollTo(0, 0)")
+    offer = guest.page.wait_for_selector(".rematch-banner:has-text('A rematch is waiting')")
+    box, height = offer.bounding_box(), guest.page.evaluate("() => innerHeight")
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    guest.page.click(".rematch-banner button.rematch")
     guest.page.wait_for_selector(f".table[data-table='{rematch}'][data-status=open]")
     host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)
     assert "mate-social" in host.page.inner_text(".seats")
@@ -130,6 +139,9 @@ def test_from_invitation_to_rematch_without_a_reload(
     for player in (host, guest):
         player.page.wait_for_selector(f".table[data-table='{rematch}'][data-status=running]")
         assert stayed(player), "a page was reloaded on the way"
+        # Each person's rating, as the game before left it, beside their name (issue 47).
+        shown = player.page.locator(".table-head .seat-rating").all_inner_texts()
+        assert sorted(shown) == sorted(re.search(r"→ (\d+)", line)[1] for line in changes)
     assert host.errors == [] and guest.errors == []
     for context in contexts:
         context.close()

@@ -80,7 +80,11 @@ class Display(BaseModel, extra="forbid"):
     animations: StrictBool = Field(True, description="Short animations when something changes.")
     move_pace: Literal["off", "normal", "slow"] = Field(
         "normal",
-        description="Other seats' moves shown one at a time at this pace; off: all at once.",
+        description="A computer's moves shown one at a time at this pace; off: all at once.",
+    )
+    pace_people: StrictBool = Field(
+        False,
+        description="Other people's moves at `move_pace` too; otherwise each lands as it comes.",
     )
     colourblind: StrictBool = Field(False, description="Patterns and symbols besides colours.")
     renature_scored_colour: StrictBool = Field(

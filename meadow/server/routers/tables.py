@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel, Field, StrictBool, StringConstraints
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session as DbSession
 
 from meadow import games
@@ -143,10 +143,16 @@ def create_table(
 
 @router.get("/tables")
 def open_tables(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
-    """Tables still looking for players (open, with a free seat), newest first."""
+    """Tables still looking for players (open, with a free seat kept for nobody), newest
+    first."""
     free_seat = (
         select(Seat.id)
-        .where(Seat.table_id == Table.id, Seat.user_id.is_(None), Seat.bot.is_(None))
+        .where(
+            Seat.table_id == Table.id,
+            Seat.user_id.is_(None),
+            Seat.bot.is_(None),
+            Seat.reserved_for.is_(None),
+        )
         .exists()
     )
     found = s.scalars(
@@ -211,7 +217,27 @@ def table_info(
         info["spectator_key"] = access.spectator_key(table)  # a link to watch, for a friend
     muted = chat.muted_by(s, user.id if user else None)
     info["game_state"] = hub.sync(live, seat, live.moves_made, muted)
+    _add_present_ratings(s, table, info["seats"])
     return info
+
+
+def _add_present_ratings(s: DbSession, table: Table, shown: list[dict[str, Any]]) -> None:
+    """Each seat's rating in this game as it stands now (a person's, or the bot level's, as
+    the ratings page lists them), for the player panels during play; None until rated."""
+    users = [seat.user_id for seat in table.seats if seat.user_id is not None]
+    bots = [seat.bot for seat in table.seats if seat.bot is not None]
+    rows = s.scalars(
+        select(Rating).where(
+            Rating.game == table.game, or_(Rating.user_id.in_(users), Rating.bot.in_(bots))
+        )
+    ).all()
+    by_user = {row.user_id: row.rating for row in rows if row.user_id is not None}
+    by_bot = {row.bot: row.rating for row in rows if row.bot is not None}
+    for entry, seat in zip(shown, table.seats, strict=True):
+        if seat.user_id is not None:
+            entry["rated"] = by_user.get(seat.user_id)
+        else:
+            entry["rated"] = by_bot.get(seat.bot) if seat.bot is not None else None
 
 
 @router.post("/tables/{table_id}/join", responses=refusals(401, 403, 404, 409, 413, 422))
@@ -363,6 +389,20 @@ def your_turns(
         if live.state is not None and seat is not None and live.state.to_move == seat:
             waiting.append({**_summary(table), "your_seat": seat, "since": _utc(table.updated_at)})
     return waiting
+
+
+@router.get("/tables/{table_id}/replay", responses=refusals(404, 409, 422))
+def replay_log(table_id: ReadableTable, hub: Tables = Depends(tables)) -> dict[str, Any]:
+    """A finished game's move log as everyone may now read it: each move's seat and events
+    (the replay shows the log up to the step it is at)."""
+    live = hub.current(table_id)
+    if live.status != "finished":
+        raise ApiError(409, "replays are for finished games")
+    lines = [
+        {"number": number, "seat": seat, "events": outbound.move_events(events, None)}
+        for number, seat, events in live.record().log()
+    ]
+    return {"moves": lines}
 
 
 @router.get("/tables/{table_id}/replay/{step}", responses=refusals(404, 409, 422))

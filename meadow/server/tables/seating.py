@@ -213,7 +213,7 @@ class Seating:
 
     def rematch(self, table_id: int, user: User) -> int:
         """The same game again for the people of a finished one: the first of them to ask
-        hosts a new private table with the same options, clocks and bots, each person's
+        hosts a new table with the same options, clocks, bots and privacy, each person's
         seat kept for them; whoever asks after is seated at theirs. Decided under the old
         table's row lock, so that two asking at once make one rematch, not two."""
         hub = self.hub
@@ -293,7 +293,9 @@ def _again(old: Table, host: User) -> Table:
         game_seconds=old.game_seconds,
         grace_seconds=old.grace_seconds,
         takeover_bot=old.takeover_bot,
-        private=True,
+        # As public as the game before: watched in "Games to watch" if that one could be.
+        # Its seats are kept, so the lobby's list of open tables does not offer it.
+        private=old.private,
         hints=old.hints,
     )
     for seat in old.seats:

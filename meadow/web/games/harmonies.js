@@ -627,8 +627,6 @@ export function describe(event, ctx) {
         : ctx.t("event.refill.empty", { space: event.space });
     case "reveal_card":
       return ctx.t("event.reveal_card", { card });
-    case "game_over":
-      return ctx.t("event.game_over");
     default:
       return event.kind;
   }

@@ -614,19 +614,9 @@ export function describe(event, ctx) {
       if (received) line += ` (${ctx.t("event.received", { tiles: tiles(received) })})`;
       return line;
     }
-    case "game_over":
-      return gameOverLine(event.result, ctx);
     default:
       return event.kind;
   }
-}
-
-function gameOverLine(result, ctx) {
-  if (!result || !result.ranking || !result.ranking.length) return ctx.t("event.game_over");
-  const first = result.ranking[0];
-  const points = result.scores[first[0]];
-  if (first.length === 1) return ctx.t("event.winner", { player: playerName(first[0], ctx), points });
-  return ctx.t("event.shared", { players: first.map((s) => playerName(s, ctx)).join(", "), points });
 }
 
 // What a move carries across the table, for the page to show it flying (motion.js): a tile

@@ -53,8 +53,18 @@ function afterSignIn() {
   return wanted || "#/";
 }
 
-export function rememberWhereTo() {
+// `seat`: the person was taking a seat when asked to sign in; the page they come back to
+// takes it for them (`seatWanted`), rather than asking a second time.
+export function rememberWhereTo({ seat = false } = {}) {
   sessionStorage.setItem("meadow-after-sign-in", location.hash);
+  if (seat) sessionStorage.setItem("meadow-seat-wanted", location.hash);
+}
+
+// Whether the person, just signed in, was taking a seat at this address (asked once).
+export function seatWanted() {
+  const wanted = sessionStorage.getItem("meadow-seat-wanted");
+  sessionStorage.removeItem("meadow-seat-wanted");
+  return Boolean(session.me) && wanted === location.hash;
 }
 
 async function playAsGuest() {
@@ -138,6 +148,7 @@ function settingsForm() {
     choice("language", LANGUAGES, (lang) => t(`language.${lang}`), currentLanguage()),
     toggle("animations"),
     choice("move_pace", PACES, (pace) => t(`settings.pace.${pace}`)),
+    toggle("pace_people"),
     toggle("colourblind"),
     toggle("turn_notification", notificationRefusal),
     toggle("turn_sound"),

@@ -76,14 +76,16 @@ function coachLines(info, state) {
 }
 
 function ratingRow(seat) {
-  const { before, after } = seat.rating;
-  const change = Math.round((after - before) * 10) / 10;
+  // Whole numbers throughout, the change the difference of the two shown (1484 → 1470 is −14).
+  const before = Math.round(seat.rating.before);
+  const after = Math.round(seat.rating.after);
+  const change = after - before;
   const sign = change > 0 ? "+" : change < 0 ? "−" : "±";
   const name = seat.person || botName(seat.bot);
   return html("li", { "data-seat": seat.seat }, [
     html("b", {}, [name]),
     " ",
-    t("after.rating", { before: Math.round(before), after: Math.round(after) }),
+    t("after.rating", { before, after }),
     " ",
     html("span", { class: change > 0 ? "gain" : change < 0 ? "loss" : "even" }, [`(${sign}${Math.abs(change)})`]),
   ]);
@@ -92,8 +94,20 @@ function ratingRow(seat) {
 function rematchPart(info) {
   if (info.your_seat === null || info.your_seat === undefined) return null; // a spectator
   const offered = info.rematch !== null && info.rematch !== undefined;
+  return html("p", { class: "rematch-offer" }, [offered ? t("after.offered") + " " : "", rematchButton(info, offered)]);
+}
+
+// A rematch offered to this person, at the top of the table where it is seen (the after-game
+// card at the bottom has the same button), and said to a screen reader as it comes.
+export function rematchBanner(info) {
+  const offered = info.rematch !== null && info.rematch !== undefined;
+  if (!offered || info.your_seat === null || info.your_seat === undefined) return null;
+  return html("p", { class: "rematch-banner", role: "status" }, [t("after.offered") + " ", rematchButton(info, true)]);
+}
+
+function rematchButton(info, offered) {
   const label = offered ? "after.join_rematch" : "after.rematch";
-  const button = html("button", { type: "button", class: "rematch" }, [t(label)]);
+  const button = html("button", { type: "button", class: "rematch primary" }, [t(label)]);
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {
@@ -104,5 +118,5 @@ function rematchPart(info) {
       notice(problem(error));
     }
   });
-  return html("p", { class: "rematch-offer" }, [offered ? t("after.offered") + " " : "", button]);
+  return button;
 }

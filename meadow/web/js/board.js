@@ -30,8 +30,22 @@ export function seatName(ctx, seat) {
 }
 
 // One line of the move log; the mouse over it lights the spots its events name.
+// What a move did, in words: the events' lines joined (empty when it showed nothing). The
+// end of a game is said the same way in every game, naming who won.
+export function moveWords(module, ctx, line) {
+  const words = (event) => (event.kind === "game_over" ? gameOverWords(event.result, ctx) : module.describe(event, ctx));
+  return line.events.map(words).filter(Boolean).join(" · ");
+}
+
+function gameOverWords(result, ctx) {
+  const first = result.ranking[0];
+  const points = result.scores[first[0]];
+  if (first.length === 1) return t("log.winner", { player: seatName(ctx, first[0]), points });
+  return t("log.shared", { players: first.map((seat) => seatName(ctx, seat)).join(", "), points });
+}
+
 export function logLine(module, ctx, line, board) {
-  const texts = line.events.map((event) => module.describe(event, ctx)).filter(Boolean);
+  const words = moveWords(module, ctx, line);
   const spots = line.events.flatMap((event) => module.spots(event, ctx) || []);
   const item = html(
     "li",
@@ -45,7 +59,7 @@ export function logLine(module, ctx, line, board) {
       html("span", { class: "who" }, [
         line.seat === null ? "" : `${seatSymbol(line.seat)} ${seatName(ctx, line.seat)}`,
       ]),
-      html("span", { class: "what" }, [texts.join(" · ") || t("log.nothing_shown")]),
+      html("span", { class: "what" }, [words || t("log.nothing_shown")]),
       // The server notes one thing on a move: that a computer took the seat over (its
       // sentence, kept in the record, is English; the page says it in its own words).
       line.note ? html("span", { class: "note" }, [t("log.took_over")]) : null,

@@ -51,12 +51,19 @@ function lookup(file, key) {
   return table && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
+// A count of one reads "1 point": a key may have a singular, `<key>_one`, used when its `n`
+// is 1.
+function counted(file, key, params) {
+  const one = params && params.n === 1 ? lookup(file, `${key}_one`) : undefined;
+  return one === undefined ? lookup(file, key) : one;
+}
+
 // A page string, or a game's ("topiary.title") when the key starts with a game's id.
 export function t(key, params) {
-  let text = lookup("app", key);
+  let text = counted("app", key, params);
   if (text === undefined) {
     const dot = key.indexOf(".");
-    if (dot > 0) text = lookup(key.slice(0, dot), key.slice(dot + 1));
+    if (dot > 0) text = counted(key.slice(0, dot), key.slice(dot + 1), params);
   }
   if (text === undefined) {
     console.error(`missing translation: ${language} ${key}`);
@@ -68,7 +75,7 @@ export function t(key, params) {
 // A translator for one game: the game's own file first, then the page's strings.
 export function gameT(game) {
   return (key, params) => {
-    const text = lookup(game, key);
+    const text = counted(game, key, params);
     return text === undefined ? t(key, params) : fillIn(text, params);
   };
 }

@@ -4,7 +4,7 @@ import { api, rememberKey } from "./api.js";
 import { html } from "./draw.js";
 import { botName, currentLanguage, t } from "./i18n.js";
 import { go, notice, problem, session } from "./session.js";
-import { rememberWhereTo } from "./account.js";
+import { rememberWhereTo, seatWanted } from "./account.js";
 import { learnCard } from "./guide.js";
 
 // The level a new seat starts at: a first game against the computer should be a gentle one.
@@ -158,6 +158,7 @@ function newTableForm(games) {
     html("option", { value: "async" }, [t("lobby.async")]),
   ]);
   const moveSeconds = html("input", { type: "number", name: "move_seconds", min: 10, max: 86400 * 7, placeholder: t("lobby.no_clock") });
+  const gameMinutes = html("input", { type: "number", name: "game_minutes", min: 1, max: 30 * 1440, placeholder: t("lobby.no_clock") });
   const privateBox = html("input", { type: "checkbox", name: "private" });
   const hintsBox = html("input", { type: "checkbox", name: "hints" });
   const options = html("div", { class: "options" });
@@ -195,6 +196,7 @@ function newTableForm(games) {
     options,
     html("label", {}, [t("lobby.mode"), mode]),
     html("label", {}, [t("lobby.move_seconds"), moveSeconds]),
+    html("label", {}, [t("lobby.game_minutes"), gameMinutes]),
     html("label", { class: "check" }, [privateBox, t("lobby.private")]),
     html("label", { class: "check" }, [hintsBox, t("lobby.hints"), html("small", { class: "hint" }, [t("lobby.hints_help")])]),
     html("button", { type: "submit", class: "primary" }, [t("lobby.create")]),
@@ -212,6 +214,7 @@ function newTableForm(games) {
       hints: hintsBox.checked,
     };
     if (moveSeconds.value) body.move_seconds = Number(moveSeconds.value);
+    if (gameMinutes.value) body.game_seconds = Number(gameMinutes.value) * 60;
     try {
       const created = await api("POST", "/api/tables", body);
       // A table of the host and bots only has no one to wait for.
@@ -234,10 +237,9 @@ export async function invitePage(code) {
     return { nodes: [html("p", { class: "card" }, [problem(error)])] };
   }
   rememberKey(table.id, code); // the invitation lets its holder watch the table, too
-  const join = html("button", { type: "button", class: "primary" }, [t("invite.join")]);
-  join.addEventListener("click", async () => {
+  const takeSeat = async () => {
     if (!session.me) {
-      rememberWhereTo();
+      rememberWhereTo({ seat: true });
       go("#/signup");
       return;
     }
@@ -247,7 +249,9 @@ export async function invitePage(code) {
     } catch (error) {
       notice(problem(error));
     }
-  });
+  };
+  const join = html("button", { type: "button", class: "primary", onclick: takeSeat }, [t("invite.join")]);
+  if (seatWanted()) takeSeat(); // back from signing up for this seat
   return {
     nodes: [
       html("section", { class: "card narrow" }, [

@@ -2,7 +2,8 @@
 // closely with `data-magnify="<what>"` and exports `magnify(what, ctx)`, which draws it again
 // with its own drawing functions at a larger size, with its full text. The page wires a board
 // once per render (`magnifyOn`); this file owns the one floating panel of the page:
-// - a mouse resting on a marked element shows it, leaving the element hides it;
+// - a mouse resting on a marked element shows it, leaving the element hides it (not after a
+//   click, while the mouse stays where it clicked);
 // - a finger held on it (a long press) shows it without picking it: the click the browser
 //   may send after the press is swallowed; a short tap still clicks as before, and the next
 //   tap anywhere hides the panel;
@@ -23,13 +24,16 @@ let shown = null; // {node, what, touch}: what the panel shows, and whether a fi
 let hoverTimer = null;
 let press = null; // {x, y, id, timer}: a finger held on a marked element
 let swallowClick = false;
+// Where the mouse clicked: the board drawn anew under a resting mouse is no wish to look, so
+// hovering shows nothing until the mouse has moved away from there.
+let clickedAt = null;
 
 export function magnifyOn(board, module, ctx) {
   if (!module.magnify) return;
   const draw = (what) => module.magnify(what, ctx);
   for (const node of board.querySelectorAll("[data-magnify]")) untitle(node);
   board.addEventListener("pointerover", (event) => {
-    if (event.pointerType !== "mouse") return;
+    if (event.pointerType !== "mouse" || clickedAt) return;
     const node = marked(board, event.target);
     if (!node || (shown && shown.node === node)) return;
     clearTimeout(hoverTimer);
@@ -45,6 +49,7 @@ export function magnifyOn(board, module, ctx) {
   board.addEventListener("pointerdown", (event) => {
     if (event.pointerType === "mouse") {
       hide(); // a click acts on the board, which is drawn anew: the look ends with it
+      clickedAt = { x: event.clientX, y: event.clientY };
       return;
     }
     const node = marked(board, event.target);
@@ -130,14 +135,16 @@ function show(node, draw, touch) {
   panel.dataset.what = what;
   panel.hidden = false;
   place(panel, node.getBoundingClientRect());
-  node.setAttribute("aria-describedby", "magnify");
-  shown = { node, what, touch };
+  const described = node.getAttribute("aria-describedby"); // a choice's words, kept
+  node.setAttribute("aria-describedby", described ? `${described} magnify` : "magnify");
+  shown = { node, what, touch, described };
 }
 
 export function hide() {
   clearTimeout(hoverTimer);
   if (!shown) return;
-  shown.node.removeAttribute("aria-describedby");
+  if (shown.described) shown.node.setAttribute("aria-describedby", shown.described);
+  else shown.node.removeAttribute("aria-describedby");
   shown = null;
   panel.hidden = true;
   panel.replaceChildren();
@@ -194,6 +201,9 @@ function listenOnce() {
     },
     true,
   );
+  document.addEventListener("pointermove", (event) => {
+    if (clickedAt && Math.hypot(event.clientX - clickedAt.x, event.clientY - clickedAt.y) > SLOP) clickedAt = null;
+  });
   window.addEventListener("scroll", () => shown && hide(), { capture: true, passive: true });
   window.addEventListener("hashchange", hide);
 }

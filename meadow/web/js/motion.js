@@ -1,8 +1,9 @@
 // Showing a move happen: the one player of every animation on a table.
 //
-// Other seats' moves are shown one at a time, at the pace the person chose in Profile
-// (`settings.move_pace`: off, normal, slow); your own moves land at once. Each shown move is
-// drawn, then animated from the picture before it:
+// A computer's moves are shown one at a time, at the pace the person chose in Profile
+// (`settings.move_pace`: off, normal, slow); another person's land as soon as they come, as
+// they were played one by one (at the pace too if `settings.pace_people`); your own land at
+// once. Each move of another seat is drawn, then animated from the picture before it:
 // - a piece that a game module names as moving (`motion(event) -> [{from, to, piece}]`) flies
 //   from where the `from` spot was (the first of several that was drawn) to where it now
 //   stands: the element marked `data-piece="<piece>"` that is (or is inside) a `to` spot,
@@ -133,8 +134,10 @@ function countUp(node, was, now, ms) {
   });
 }
 
-// Other seats' moves, one at a time. `show(message)` draws a message and returns the
-// animations it started; the player waits for them and the pace before the next.
+// Other seats' moves, one at a time. `show(message, {animated, flight})` draws a message and
+// returns the animations it started; the player waits for them and the pace before the next.
+// A computer's moves come in a burst and are paced; a person's come as they play them and
+// land at once, each still animated (`push(message, {paced, animated})`).
 export class MovePlayer {
   constructor(show) {
     this.show = show;
@@ -148,16 +151,18 @@ export class MovePlayer {
     return this.running || this.waiting.length > 0;
   }
 
-  // A move to show: at once when the pace is off or it is the viewer's own, else in turn.
-  // A hidden tab shows at once too: nobody watches, and its timers and frames are held back
-  // (the title must say "your move" when the move comes).
-  push(message, paced) {
-    if (!paced || this.hurry || pace() === "off" || document.hidden) {
-      if (this.busy) this.waiting.push({ message, paced: false });
-      else this.showing(message, false);
+  // A move to show: at once when it is not paced (the viewer's own, a person's, the pace
+  // off), else in turn. A hidden tab shows at once too: nobody watches, and its timers and
+  // frames are held back (the title must say "your move" when the move comes).
+  push(message, { paced, animated }) {
+    const still = this.hurry || pace() === "off" || document.hidden;
+    if (!paced || still) {
+      const entry = { message, paced: false, animated: animated && !still };
+      if (this.busy) this.waiting.push(entry);
+      else this.showing(entry);
       return;
     }
-    this.waiting.push({ message, paced: true });
+    this.waiting.push({ message, paced: true, animated: true });
     if (!this.running) this.run();
   }
 
@@ -167,9 +172,9 @@ export class MovePlayer {
     try {
       while (this.waiting.length && generation === this.generation) {
         const flight = flightMs() * tempo(this.waiting.length);
-        const { message, paced } = this.waiting.shift();
-        const shownPaced = paced && !document.hidden;
-        const running = this.showing(message, shownPaced, flight);
+        const entry = this.waiting.shift();
+        const shownPaced = entry.paced && !document.hidden;
+        const running = this.showing(entry, flight);
         if (!shownPaced) continue;
         // Frames stop when the tab is hidden meanwhile: the flight's own time bounds the wait.
         await Promise.race([Promise.allSettled(running || []), sleep(flight + 300)]);
@@ -184,9 +189,9 @@ export class MovePlayer {
 
   // One move shown. A move that fails to draw is reported and passed over: left to throw,
   // it would end the run with the queue marked busy, and every later move would wait for good.
-  showing(message, paced, flight = flightMs()) {
+  showing({ message, animated }, flight = flightMs()) {
     try {
-      return this.show(message, { paced, flight });
+      return this.show(message, { animated: animated && !document.hidden, flight });
     } catch (error) {
       console.error("a move could not be shown", error);
       return [];
@@ -198,6 +203,13 @@ export class MovePlayer {
     this.generation += 1;
     this.waiting = [];
     this.running = false;
+  }
+
+  // Everything that waits, shown now and still (the table's "Show everything now").
+  showAll() {
+    const waiting = this.waiting;
+    this.skip();
+    for (const entry of waiting) this.showing({ ...entry, animated: false });
   }
 }
 

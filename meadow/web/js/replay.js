@@ -10,6 +10,7 @@ import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { magnifyOn } from "./magnify.js";
+import { giveRoles } from "./keyboard.js";
 import { AnalysisPanel, markBadge } from "./analysis.js";
 
 const { html } = draw;
@@ -19,10 +20,12 @@ export async function replayPage(id, at = null) {
   let info;
   let first;
   let said;
+  let log;
   try {
     info = await api("GET", `/api/tables/${id}`);
     first = await api("GET", `/api/tables/${id}/replay/0`);
     said = await api("GET", `/api/tables/${id}/chat`);
+    log = (await api("GET", `/api/tables/${id}/replay`)).moves;
   } catch (error) {
     return { nodes: [html("p", { class: "card" }, [problem(error)])] };
   }
@@ -64,8 +67,13 @@ export async function replayPage(id, at = null) {
     const board = html("div", { class: "board" });
     module.render(board, ctx);
     magnifyOn(board, module, ctx);
-    const line = step ? logLine(module, ctx, { number: step, seat: shown.seat, events: shown.events }, board) : null;
-    if (line && judged(step)) line.append(markBadge(judged(step)));
+    giveRoles(board);
+    // The log so far, the latest first, as at the table.
+    const lines = log.slice(0, step).reverse().map((move) => {
+      const line = logLine(module, ctx, move, board);
+      if (judged(move.number)) line.append(markBadge(judged(move.number)));
+      return line;
+    });
     const better = decision ? drawBetter(board, module, ctx, decision) : null;
     root.dataset.step = step;
     root.dataset.lens = decision ? decision.move : "";
@@ -81,7 +89,9 @@ export async function replayPage(id, at = null) {
       html("div", { class: "play" }, [
         html("div", { class: "board-frame" }, [board]),
         html("aside", { class: "side" }, [
-          line ? html("ol", { class: "log" }, [line]) : html("p", { class: "hint" }, [t("replay.start")]),
+          lines.length
+            ? html("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": t("table.log") }, lines)
+            : html("p", { class: "hint" }, [t("replay.start")]),
           html("a", { href: keyed(`/api/tables/${id}/record`), download: `meadow-${id}.json` }, [t("replay.record")]),
           chat.root,
         ]),

@@ -10,7 +10,8 @@ export const GAMES = ["topiary", "harmonies", "renature", "mystic_vale"];
 const DEFAULT_SETTINGS = {
   language: null, // not chosen: the browser's own
   animations: true,
-  move_pace: "normal", // other seats' moves shown one at a time (motion.js)
+  move_pace: "normal", // a computer's moves shown one at a time (motion.js)
+  pace_people: false, // and other people's: by default they land as they come
   colourblind: false,
   renature_scored_colour: true,
   renature_animals: "faded",
@@ -78,6 +79,12 @@ export function notice(message, kind = "error") {
   box.hidden = false;
   clearTimeout(notice.timer);
   notice.timer = setTimeout(() => (box.hidden = true), 6000);
+}
+
+// Said to a screen reader without moving its focus (another seat's move, for one).
+export function announce(message) {
+  const box = document.getElementById("announce");
+  if (box) box.textContent = message;
 }
 
 export function clearError() {

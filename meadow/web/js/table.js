@@ -4,16 +4,17 @@ import { Guide } from "./guide.js";
 import { api, socketUrl } from "./api.js";
 import * as draw from "./draw.js";
 import { botName, gameT, t } from "./i18n.js";
-import { go, notice, problem, session } from "./session.js";
+import { announce, go, notice, problem, session } from "./session.js";
 import { chosen, named, nextKeys, planPaths } from "./choose.js";
-import { rememberWhereTo } from "./account.js";
-import { lightKeys, resultPanel, logLine, loadModule, seatColour, seatName } from "./board.js";
+import { rememberWhereTo, seatWanted } from "./account.js";
+import { lightKeys, resultPanel, logLine, loadModule, moveWords, seatColour, seatName } from "./board.js";
 import { TurnWatch } from "./alerts.js";
 import { ChatBox } from "./chat.js";
-import { afterGame } from "./aftergame.js";
+import { afterGame, rematchBanner } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { MovePlayer, animate, snapshot } from "./motion.js";
 import { magnifyOn } from "./magnify.js";
+import { BoardKeys, keysHelp } from "./keyboard.js";
 
 // The server's close codes that carry a reason for the person (meadow/server/routers/sockets.py).
 const ENDED = 4403;
@@ -32,6 +33,15 @@ export async function tablePage(id) {
   if (info.status === "finished") {
     go(`#/replay/${id}`);
     return { nodes: [] };
+  }
+  if (info.status === "open" && info.your_seat === null && seatWanted()) {
+    // Back from signing up to take a seat here: it is taken, not asked for again.
+    try {
+      await api("POST", `/api/tables/${id}/join`);
+      info = await api("GET", `/api/tables/${id}`);
+    } catch (error) {
+      notice(problem(error));
+    }
   }
   const table = new LiveTable(info, await loadModule(info.game));
   return { nodes: [table.root], leave: () => table.close() };
@@ -65,6 +75,8 @@ class LiveTable {
     this.player = new MovePlayer((message, how) => this.show(message, how));
     this.heard = 0;
     this.guide = Guide.wanted(info) ? new Guide(this) : null; // a guided first game
+    this.keys = new BoardKeys(() => this.stepBack());
+    this.keys.watch(this.root);
     this.draw();
     this.connect(0);
   }
@@ -150,19 +162,23 @@ class LiveTable {
     this.heard = message.number;
     this.used[message.seat] += Date.now() - this.turnStarted;
     this.turnStarted = Date.now();
-    // Your own moves land at once; everyone else's are shown, one at a time.
-    this.player.push(message, message.seat !== this.seat);
+    // A computer's turn comes in a burst and is shown at the pace; a person's moves come as
+    // they are played and land at once (each animated), unless paced too in the settings.
+    const own = message.seat === this.seat;
+    const seat = this.info.seats[message.seat];
+    const paced = !own && Boolean((seat && seat.bot) || session.settings.pace_people);
+    this.player.push(message, { paced, animated: !own });
   }
 
   onUndo(message) {
     if (message.number <= this.heard) return;
     this.heard = message.number;
-    this.player.push(message, false);
+    this.player.push(message, { paced: false, animated: false });
   }
 
-  // Draw one move or undo; for a move shown at its pace, the animations it started, its
-  // pieces flying for `flight` ms.
-  show(message, { paced, flight }) {
+  // Draw one move or undo; for an animated move, the animations it started, its pieces
+  // flying for `flight` ms.
+  show(message, { animated, flight }) {
     if (message.kind === "undo") {
       this.addLine({ number: message.number, seat: message.seat, undoes: message.undoes });
       this.setPosition(message);
@@ -173,10 +189,14 @@ class LiveTable {
     this.addLine({ number, seat, events, action, note });
     const ctx = this.ctx();
     const fresh = events.flatMap((event) => this.module.spots(event, ctx) || []);
-    const before = paced && this.board ? snapshot(this.board) : null;
+    const before = animated && this.board ? snapshot(this.board) : null;
     this.fresh = before ? [] : fresh;
     this.setPosition(message);
     this.draw();
+    if (seat !== null && seat !== this.seat) {
+      const words = moveWords(this.module, ctx, { events });
+      if (words) announce(`${seatName(ctx, seat)}: ${words}`);
+    }
     if (message.over) this.refreshSeats(); // the ratings it changed
     if (!before || !this.board) return [];
     const flights = events.flatMap((event) => (this.module.motion && this.module.motion(event, ctx)) || []);
@@ -281,6 +301,7 @@ class LiveTable {
 
   draw() {
     const kept = this.chat.beforeMove(); // before the new parts take the chat's node
+    this.keys.remember(this.root);
     const position = this.position;
     const myTurn = Boolean(position && !position.over && position.to_move === this.seat);
     Object.assign(this.root.dataset, {
@@ -298,6 +319,7 @@ class LiveTable {
     else if (position) parts.push(this.playArea(myTurn));
     this.root.replaceChildren(...parts);
     this.chat.afterMove(kept);
+    this.keys.restore(this.root, this.board);
     this.fitZoom();
     if (this.guide) this.guide.afterDraw(myTurn);
   }
@@ -316,6 +338,10 @@ class LiveTable {
           html("span", { class: "mark" }, [draw.seatSymbol(s.seat)]),
           seatLabel(s),
           s.seat === this.seat ? ` (${t("table.you")})` : "",
+          typeof s.rated === "number"
+            ? html("span", { class: "seat-rating", title: t("table.rating") }, [String(Math.round(s.rated))])
+            : null,
+          this.seatClock(s.seat),
           s.seat === this.seat && s.bot && this.info.status === "running" ? this.reclaimButton() : null,
           this.watch.mark(s.seat),
         ],
@@ -337,6 +363,7 @@ class LiveTable {
       html("ul", { class: "seats" }, seats),
       html("p", { class: myTurn ? "status mine" : "status" }, [status]),
       html("p", { class: "clock" }, [this.clockText()]),
+      this.info.status === "finished" ? rematchBanner(this.info) : null,
     ]);
   }
 
@@ -347,15 +374,28 @@ class LiveTable {
     if ((!perMove && !perGame) || !position || position.over || position.to_move === null) return "";
     const thinking = Date.now() - this.turnStarted;
     const left = perMove ? perMove * 1000 - thinking : perGame * 1000 - this.used[position.to_move] - thinking;
-    const seconds = Math.max(0, Math.ceil(left / 1000));
-    const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
     const name = seatName(this.ctx(), position.to_move);
-    return t("table.clock", { name, time });
+    return t("table.clock", { name, time: minutes(left) });
   }
 
   tick() {
     const shown = this.root.querySelector(".clock");
     if (shown) shown.textContent = this.clockText();
+    for (const clock of this.root.querySelectorAll(".seat-clock")) {
+      clock.textContent = this.timeLeft(Number(clock.dataset.seat));
+    }
+  }
+
+  // With a clock for the whole game, each seat's time left, beside its name.
+  seatClock(seat) {
+    if (!this.info.clock.game_seconds || !this.position || this.position.over) return null;
+    return html("span", { class: "seat-clock", "data-seat": seat, title: t("table.time_left") }, [this.timeLeft(seat)]);
+  }
+
+  timeLeft(seat) {
+    const thinking = this.position && this.position.to_move === seat ? Date.now() - this.turnStarted : 0;
+    const left = this.info.clock.game_seconds * 1000 - this.used[seat] - thinking;
+    return minutes(left);
   }
 
   waitingRoom() {
@@ -372,7 +412,7 @@ class LiveTable {
     if (this.seat === null && free) {
       parts.push(this.button("table.join", async () => {
         if (!session.me) {
-          rememberWhereTo(); // back to this seat after signing up
+          rememberWhereTo({ seat: true }); // back to this seat, taken, after signing up
           go("#/signup");
           return;
         }
@@ -409,12 +449,16 @@ class LiveTable {
   playArea(myTurn) {
     const ctx = this.ctx();
     const board = html("div", { class: this.zoom ? "board zoomed" : "board" });
-    if (this.zoom) board.style.setProperty("--board-zoom", this.zoom);
+    if (this.zoom) {
+      board.style.setProperty("--board-zoom", this.zoom);
+      board.style.width = `${this.boardWidth}px`; // its frame's width, then enlarged: it scrolls
+    }
     this.board = board; // what the next shown move animates from
     this.module.render(board, ctx);
     magnifyOn(board, this.module, ctx);
     const next = myTurn ? nextKeys(this.planned, this.picked) : new Set();
-    markKeys(board, next, this.picked, (key) => this.pick(key));
+    const nameOf = (key) => (this.module.label && this.module.label(key, ctx)) || null;
+    this.keys.mark(board, next, this.picked, (key) => this.pick(key), nameOf);
     if (this.guide) this.guide.mark(board, ctx, myTurn);
     lightKeys(board, this.hintedKeys(ctx), "hinted");
     if (this.fresh.length && session.settings.animations) markFresh(board, this.fresh);
@@ -451,17 +495,23 @@ class LiveTable {
     if (this.picked.length) {
       buttons.push(html("button", { type: "button", class: "cancel", onclick: () => this.cancel() }, [t("table.cancel")]));
     }
+    const waiting = this.player.waiting.length;
+    if (waiting) {
+      const all = () => this.player.showAll();
+      buttons.push(html("button", { type: "button", class: "show-all", onclick: all }, [t("table.show_all", { n: waiting })]));
+    }
     if (myTurn && this.mayTryUndo()) {
       buttons.push(html("button", { type: "button", class: "undo", onclick: () => this.undo() }, [t("table.undo")]));
     }
     const prompt = myTurn ? t(this.picked.length ? "table.go_on" : "table.choose") : "";
+    const help = myTurn ? html("p", { id: "board-keys", class: "keys-help" }, [keysHelp()]) : null;
     const hint = hinted.length ? html("p", { class: "hint-words" }, [t("table.hint_says", { words: this.hint.words })]) : null;
     // The bar is pinned at the bottom on a phone, where the thumb is; the zoom is for there.
     const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": Boolean(this.zoom), onclick: () => this.toggleZoom() }, [
       t(this.zoom ? "table.zoom_out" : "table.zoom_in"),
     ]);
     const guide = this.guide ? this.guide.box(ctx, myTurn) : null;
-    return html("div", { class: "actions" }, [guide, html("p", { class: "prompt" }, [prompt]), hint, ...buttons, zoom]);
+    return html("div", { class: "actions" }, [guide, html("p", { class: "prompt" }, [prompt]), hint, ...buttons, zoom, help]);
   }
 
   // The coach's move for this decision, asked for at a table that allows hints (the server
@@ -485,9 +535,11 @@ class LiveTable {
     return choice ? this.module.path(choice, ctx) : [];
   }
 
-  // Enlarge the board until its smallest target is a thumb's width (at most 3 times).
+  // Enlarge the board until its smallest target is a thumb's width (at least 1.5 times, at
+  // most 3), within its frame, which scrolls.
   toggleZoom() {
     this.zoom = this.zoom ? null : 1;
+    if (this.zoom && this.board) this.boardWidth = this.board.parentElement.clientWidth;
     this.draw();
   }
 
@@ -510,6 +562,13 @@ class LiveTable {
     this.draw();
   }
 
+  // Escape on the board: the last pick taken back.
+  stepBack() {
+    if (!this.picked.length) return;
+    this.picked = this.picked.slice(0, -1);
+    this.draw();
+  }
+
   // The server decides; the button is only offered after a move of ours that showed nothing.
   mayTryUndo() {
     const standing = this.lines.filter((l) => l.undoes === undefined && !l.undone);
@@ -521,7 +580,8 @@ class LiveTable {
     const items = this.lines
       .filter((line) => line.undoes === undefined)
       .map((line) => logLine(this.module, ctx, line, board));
-    const list = html("ol", { class: "log", reversed: true }, items.reverse());
+    // Reachable by Tab, so that a keyboard can scroll it.
+    const list = html("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": t("table.log") }, items.reverse());
     return html("section", { class: "log-box" }, [html("h2", {}, [t("table.log")]), list]);
   }
 }
@@ -540,20 +600,10 @@ function refusal(status, text) {
   return text;
 }
 
-function markKeys(board, next, picked, pick) {
-  for (const node of board.querySelectorAll("[data-key]")) {
-    const key = node.dataset.key;
-    if (picked.includes(key)) node.classList.add("picked");
-    if (next.has(key)) {
-      node.classList.add("choosable");
-      node.addEventListener("click", (event) => {
-        event.stopPropagation();
-        pick(key);
-      });
-    } else if (picked.includes(key)) {
-      node.addEventListener("click", () => pick(key));
-    }
-  }
+// "m:ss" of a time left in ms (never below nothing).
+function minutes(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
 function markFresh(board, spots) {

@@ -66,7 +66,6 @@ const DESCRIBE = {
   reveal_advancement: (e, p, ctx) => ["event.reveal_advancement", { adv: copyName(e.copy, ctx) }],
   reveal_vale: (e, p, ctx) => ["event.reveal_vale", { vale: valeName(e.vale, ctx) }],
   end_triggered: () => ["event.end_triggered", {}],
-  game_over: () => ["event.game_over", {}],
   discard_from_field: (e, p) => ["event.discard_from_field", { ...p, card: e.card }],
   discard_from_deck: (e, p) =>
     e.card

@@ -32,7 +32,7 @@ export function describe(event, ctx) {
         t("event.plant", {
           plant: plantName(ctx, event.plant, event.neutral),
           cell: event.cell,
-          points: event.points,
+          n: event.points,
         }) + cloudsNote(ctx, event.clouds)
       );
     case "area_scored":
@@ -46,12 +46,6 @@ export function describe(event, ctx) {
       });
     case "extra_turn":
       return t("event.extra_turn");
-    case "game_over": {
-      const scores = event.result.scores.map(
-        (points, seat) => `${playerName(ctx, seat)} ${points}`,
-      );
-      return t("event.game_over", { scores: scores.join(", ") });
-    }
     default:
       return t("event.other", { kind: event.kind });
   }
@@ -65,7 +59,7 @@ function dominoText(id, ctx) {
 function areaScoredText(event, ctx) {
   const t = ctx.t;
   const points = Object.entries(event.points).map(([seat, p]) =>
-    t("would_one", { name: playerName(ctx, Number(seat)), points: p }),
+    t("would_score", { name: playerName(ctx, Number(seat)), points: p }),
   );
   const who = points.length ? points.join(", ") : t("would_nobody");
   // At the end the unclosed areas' tokens go back to the box, which is no news.

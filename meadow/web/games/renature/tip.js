@@ -28,7 +28,7 @@ export function areaTip(area, view, ctx) {
       })
     : [html("li", {}, [ctx.t("no_plants")])];
   const would = Object.entries(area.would_score).map(([seat, points]) =>
-    ctx.t("would_one", { name: playerName(ctx, Number(seat)), points }),
+    ctx.t("would_score", { name: playerName(ctx, Number(seat)), points }),
   );
   const nowLine = area.scored
     ? null
