@@ -256,7 +256,7 @@ async () => {
     shown.push([message, performance.now(), flight]);
     return [];
   });
-  for (let n = 1; n <= 30; n += 1) mover.push(n, true);
+  for (let n = 1; n <= 30; n += 1) mover.push(n, { paced: true, animated: true });
   while (mover.busy) await new Promise((resolve) => setTimeout(resolve, 50));
   return shown;
 }

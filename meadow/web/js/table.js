@@ -507,7 +507,7 @@ class LiveTable {
     const help = myTurn ? html("p", { id: "board-keys", class: "keys-help" }, [keysHelp()]) : null;
     const hint = hinted.length ? html("p", { class: "hint-words" }, [t("table.hint_says", { words: this.hint.words })]) : null;
     // The bar is pinned at the bottom on a phone, where the thumb is; the zoom is for there.
-    const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": Boolean(this.zoom), onclick: () => this.toggleZoom() }, [
+    const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": String(Boolean(this.zoom)), onclick: () => this.toggleZoom() }, [
       t(this.zoom ? "table.zoom_out" : "table.zoom_in"),
     ]);
     const guide = this.guide ? this.guide.box(ctx, myTurn) : null;
