@@ -142,6 +142,19 @@ def test_from_invitation_to_rematch_without_a_reload(
         # Each person's rating, as the game before left it, beside their name (issue 47).
         shown = player.page.locator(".table-head .seat-rating").all_inner_texts()
         assert sorted(shown) == sorted(re.search(r"→ (\d+)", line)[1] for line in changes)
+
+    # Found again from the profile (issue 47): the guest is among the people the host played
+    # with, and a new table from there keeps the guest a seat, among the guest's tables.
+    host.open("#/profile")
+    person = host.page.locator(".played-with li[data-name='mate-social']")
+    assert "1 game together" in person.inner_text()
+    person.locator("a.invite-again").click()
+    host.page.wait_for_selector("#new-table .keep-for:has-text('mate-social')")
+    host.page.click("#new-table button[type=submit]")
+    host.page.wait_for_selector(".table[data-status=open]")
+    kept = int(host.page.get_attribute(".table[data-table]", "data-table"))
+    guest.open("#/")
+    guest.page.wait_for_selector(f".lists [data-table='{kept}']")
     assert host.errors == [] and guest.errors == []
     for context in contexts:
         context.close()

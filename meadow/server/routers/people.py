@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
@@ -12,8 +13,16 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session as DbSession
 from starlette.concurrency import run_in_threadpool
 
-from meadow.server import auth, ownership, people
-from meadow.server.deps import DatabaseRoute, database, db_writer, settings, signed_in, site_limits
+from meadow.server import auth, companions, ownership, people
+from meadow.server.deps import (
+    DatabaseRoute,
+    database,
+    db_session,
+    db_writer,
+    settings,
+    signed_in,
+    site_limits,
+)
 from meadow.server.errors import ApiError, refusals
 from meadow.server.limits import Limits, TooMany
 from meadow.server.mail import Mailer
@@ -267,3 +276,12 @@ def _delete(db: Database, user_id: int) -> None:
         assert user is not None
         people.erase(s, people.Actor(user_id=user_id), user, people.DELETE)
         s.commit()
+
+
+@router.get("/me/played-with", responses=refusals(401))
+def played_with(
+    user: User = Depends(signed_in), s: DbSession = Depends(db_session)
+) -> list[dict[str, Any]]:
+    """The people you finished games with, the most recent first: their name, how many games,
+    and the latest (its table and game), to find them again and invite them to a new table."""
+    return companions.played_with(s, user.id)

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session as DbSession
 from meadow import games
 from meadow.bots import levels
 from meadow.core.errors import MeadowError
-from meadow.server import access, chat, outbound
+from meadow.server import access, chat, companions, outbound
 from meadow.server.access import MAX_ID
 from meadow.server.coach import hints_used
 from meadow.server.deps import (
@@ -74,6 +74,13 @@ class NewTable(BaseModel):
         description="Hints allowed: any seat may ask the coach for a move on its turn. Shown "
         "to everyone; the game is not rated.",
     )
+    keep_seat_for: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        description="The name of a person you have finished a game with: the first seat for a "
+        "person after yours is kept for them, and the table is among theirs.",
+    )
 
 
 CLOCK_FIELDS = {"move_seconds", "game_seconds", "grace_seconds", "takeover_bot"}
@@ -124,6 +131,14 @@ def create_table(
     per_hour = config.tables_per_address_per_hour
     request.app.state.limits.spend_hourly(request, "new tables", per_hour)
     clock = body.model_dump(include=CLOCK_FIELDS)
+    kept_for = None
+    if body.keep_seat_for is not None:
+        kept_for = companions.companion(s, user.id, body.keep_seat_for)
+        if kept_for is None:
+            raise ApiError(
+                404, f"{body.keep_seat_for!r}: nobody of that name has finished a game with you"
+            )
+        s.commit()  # its connection back to the pool before the create takes one
     table_id = hub.create(
         user,
         body.game,
@@ -135,6 +150,7 @@ def create_table(
         most_open=config.open_tables_per_host,
         private=body.private,
         hints=body.hints,
+        kept_for=kept_for,
     )
     table = s.get(Table, table_id)
     assert table is not None
@@ -181,11 +197,18 @@ def tables_to_watch(s: DbSession = Depends(db_session)) -> list[dict[str, Any]]:
 def my_tables(
     user: User = Depends(signed_in), s: DbSession = Depends(db_session)
 ) -> list[dict[str, Any]]:
-    """Your tables, open, running and finished, the most recently active first."""
+    """Your tables, open, running and finished, and those with a seat kept for you, the most
+    recently active first."""
     found = s.scalars(
         select(Table)
-        .join(Seat)
-        .where(Seat.user_id == user.id)
+        .where(
+            select(Seat.id)
+            .where(
+                Seat.table_id == Table.id,
+                or_(Seat.user_id == user.id, Seat.reserved_for == user.id),
+            )
+            .exists()
+        )
         .order_by(Table.updated_at.desc())
         .limit(200)
     ).all()
@@ -247,10 +270,11 @@ def join(
     hub: Tables = Depends(tables),
     s: DbSession = Depends(db_session),
 ) -> Joined:
-    """Take a free seat of a table listed in the lobby (a private table is joined through
-    its invitation: 403 here)."""
+    """Take a free seat of a table listed in the lobby, or the seat kept for you (another
+    private table is joined through its invitation: 403 here)."""
     table = s.get(Table, table_id)
-    if table is not None and table.private:
+    kept = table is not None and any(seat.reserved_for == user.id for seat in table.seats)
+    if table is not None and table.private and not kept:
         raise ApiError(403, "this table is private: join it through its invitation")
     s.commit()
     return Joined(seat=hub.join(table_id, user))

@@ -122,9 +122,21 @@ class Tables:
         private: bool = False,
         hints: bool = False,
         seed: int | None = None,
+        kept_for: int | None = None,
     ) -> int:
         return self.seating.create(
-            host, game_id, players, options, seats, mode, clock, most_open, private, hints, seed
+            host,
+            game_id,
+            players,
+            options,
+            seats,
+            mode,
+            clock,
+            most_open,
+            private,
+            hints,
+            seed,
+            kept_for,
         )
 
     def join(self, table_id: int, user: User) -> int:

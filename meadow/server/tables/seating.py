@@ -48,6 +48,7 @@ class Seating:
         private: bool = False,
         hints: bool = False,
         seed: int | None = None,
+        kept_for: int | None = None,
     ) -> int:
         """A new open table; `seats` holds a bot name per seat, None for a person. The host
         takes the first seat for a person. `clock`: move_seconds or game_seconds,
@@ -55,7 +56,8 @@ class Seating:
         may host (409 past it), counted under a lock on the host's row so that creates at
         once, through any process, never pass it together. `private`: listed nowhere, reached
         only through its invitation. `hints`: the coach suggests moves on request, and the game
-        is not rated. `seed`: a deal chosen in advance (a guided first game's), else a new one."""
+        is not rated. `seed`: a deal chosen in advance (a guided first game's), else a new one.
+        `kept_for`: a person the first seat for a person after the host's is kept for."""
         bot_rules = self.hub.bot_rules
         clock = clock or {}
         game = games.get(game_id)
@@ -89,11 +91,18 @@ class Seating:
                 hints=hints,
             )
             host_seated = False
+            keep = kept_for
             for number, bot in enumerate(seats):
-                user_id = None
+                user_id = reserved = None
                 if bot is None and not host_seated:
                     user_id, host_seated = host.id, True
-                table.seats.append(Seat(number=number, user_id=user_id, bot=bot))
+                elif bot is None and keep is not None:
+                    reserved, keep = keep, None
+                table.seats.append(
+                    Seat(number=number, user_id=user_id, bot=bot, reserved_for=reserved)
+                )
+            if keep is not None:
+                raise ApiError(400, "no seat for a person is left to keep: make one a person's")
             s.add(table)
             s.commit()
             live = from_row(table)  # the joins and the start to come need not read it back

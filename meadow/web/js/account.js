@@ -83,9 +83,36 @@ export async function profilePage() {
     noticesForm(),
     ...accountSections(),
     mutedList(),
+    await playedWith(),
     await ratingsTable(),
   ];
   return { nodes };
+}
+
+// The people this person finished games with: to find them again, see the last game, and
+// invite them to a new table (a seat kept for them, among their tables).
+async function playedWith() {
+  let people = [];
+  try {
+    people = await api("GET", "/api/accounts/me/played-with");
+  } catch {
+    // the rest of the profile stands without it
+  }
+  const rows = people.map((person) =>
+    html("li", { "data-name": person.name }, [
+      html("b", {}, [person.name]),
+      " ",
+      t("played.games", { n: person.games }),
+      " · ",
+      html("a", { href: `#/replay/${person.last_table}` }, [t("played.last", { game: t(`${person.last_game}.title`) })]),
+      " ",
+      html("a", { class: "invite-again", href: `#/?with=${encodeURIComponent(person.name)}` }, [t("played.invite")]),
+    ]),
+  );
+  return html("section", { class: "card played-with" }, [
+    html("h2", {}, [t("played.title")]),
+    rows.length ? html("ul", {}, rows) : html("p", { class: "hint" }, [t("played.nobody")]),
+  ]);
 }
 
 // The people whose chat this person does not read, each with a way back.

@@ -51,6 +51,7 @@ const ROUTES = [
   [/^#\/replay\/(\d+)(?:\/(\d+))?(?:\?key=([\w-]+))?$/, (m) => (rememberKey(m[1], m[3]), replayPage(Number(m[1]), m[2] === undefined ? null : Number(m[2])))],
   [/^#\/rules\/(\w+)(?:\?table=(\d+))?$/, (m) => rulesPage(m[1], m[2] ? Number(m[2]) : null)],
   [/^#\/invite\/([\w-]+)$/, (m) => invitePage(m[1])],
+  [/^#\/\?with=([^&]+)$/, (m) => lobbyPage(decodeURIComponent(m[1]))],
   [/^#?\/?$/, () => lobbyPage()],
 ];
 

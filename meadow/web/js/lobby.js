@@ -10,7 +10,8 @@ import { learnCard } from "./guide.js";
 // The level a new seat starts at: a first game against the computer should be a gentle one.
 const FIRST_LEVEL = "easy";
 
-export async function lobbyPage() {
+// `keepFor`: a person played with, for whom the new table keeps a seat (from the profile).
+export async function lobbyPage(keepFor = null) {
   const games = await api("GET", "/api/games");
   const lists = html("div", { class: "lists" });
   const refresh = async () => {
@@ -29,14 +30,14 @@ export async function lobbyPage() {
   // Tables open and fill while the lobby is on screen: look again every few seconds.
   const every = setInterval(() => refresh().catch(() => null), 5000);
   return {
-    nodes: [html("div", { class: "columns" }, [html("div", {}, [learnCard(games), newTableForm(games)]), lists])],
+    nodes: [html("div", { class: "columns" }, [html("div", {}, [learnCard(games), newTableForm(games, keepFor)]), lists])],
     leave: () => clearInterval(every),
   };
 }
 
 export function seatNames(table) {
   return table.seats
-    .map((seat) => seat.person || (seat.bot ? botName(seat.bot) : t("lobby.free_seat")))
+    .map((seat) => seat.person || (seat.bot ? botName(seat.bot) : seat.kept_for ? t("lobby.kept_for", { name: seat.kept_for }) : t("lobby.free_seat")))
     .join(", ");
 }
 
@@ -126,12 +127,13 @@ function levelStrength(level) {
   return `${lead} ${rating}${learned} ${seconds}`;
 }
 
-function seatField(number, levels) {
+// `person`: the seat starts as a person's (the one a seat is kept for).
+function seatField(number, levels, person = false) {
   const select = html("select", { name: `seat${number}` }, [
     ...levels.map((level) =>
-      html("option", { value: level.level, selected: level.level === FIRST_LEVEL }, [levelText(level)]),
+      html("option", { value: level.level, selected: !person && level.level === FIRST_LEVEL }, [levelText(level)]),
     ),
-    html("option", { value: "" }, [t("lobby.person")]),
+    html("option", { value: "", selected: person }, [t("lobby.person")]),
   ]);
   const strength = html("small", { class: "hint level-strength" });
   const describe = () => {
@@ -146,7 +148,7 @@ function seatField(number, levels) {
   };
 }
 
-function newTableForm(games) {
+function newTableForm(games, keepFor) {
   const gameSelect = html(
     "select",
     { name: "game" },
@@ -169,7 +171,7 @@ function newTableForm(games) {
   const drawSeats = () => {
     const players = Number(playerSelect.value);
     const levels = games.find((g) => g.id === gameSelect.value).levels;
-    seatFields = Array.from({ length: players - 1 }, (_, i) => seatField(i + 1, levels));
+    seatFields = Array.from({ length: players - 1 }, (_, i) => seatField(i + 1, levels, Boolean(keepFor) && i === 0));
     seats.replaceChildren(
       html("label", {}, [t("lobby.seat", { n: 1 }), html("span", {}, [session.me.name])]),
       ...seatFields.map((f) => f.node),
@@ -190,6 +192,7 @@ function newTableForm(games) {
 
   const form = html("form", { class: "card", id: "new-table" }, [
     html("h2", {}, [t("lobby.new")]),
+    keepFor ? html("p", { class: "keep-for" }, [t("lobby.keep_for", { name: keepFor })]) : null,
     html("label", {}, [t("lobby.game"), gameSelect]),
     html("label", {}, [t("lobby.players"), playerSelect]),
     seats,
@@ -215,6 +218,7 @@ function newTableForm(games) {
     };
     if (moveSeconds.value) body.move_seconds = Number(moveSeconds.value);
     if (gameMinutes.value) body.game_seconds = Number(gameMinutes.value) * 60;
+    if (keepFor) body.keep_seat_for = keepFor;
     try {
       const created = await api("POST", "/api/tables", body);
       // A table of the host and bots only has no one to wait for.
