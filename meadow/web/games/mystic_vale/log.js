@@ -31,12 +31,12 @@ function sourceName(source, ctx) {
 
 const DESCRIBE = {
   turn: (e, p) => ["event.turn", { ...p, turn: e.turn }],
-  play: (e, p) => [e.stage === "prep" ? "event.play_prep" : "event.play", { ...p, card: e.card }],
-  reveal: (e, p) => (e.card ? ["event.reveal", { ...p, card: e.card }] : ["event.reveal_none", p]),
+  play: (e, p, ctx) => [e.stage === "prep" ? "event.play_prep" : "event.play", { ...p, card: cardWords(e.seat, e.card, ctx) }],
+  reveal: (e, p, ctx) => (e.card ? ["event.reveal", { ...p, card: cardWords(e.seat, e.card, ctx) }] : ["event.reveal_none", p]),
   spoil: (e, p) => [e.mana_token ? "event.spoil_token" : "event.spoil", p],
-  cleanup: (e, p) =>
+  cleanup: (e, p, ctx) =>
     e.kept && e.kept.length
-      ? ["event.cleanup_kept", { ...p, cards: e.kept.join(", ") }]
+      ? ["event.cleanup_kept", { ...p, cards: e.kept.map((n) => cardWords(e.seat, n, ctx)).join(", ") }]
       : ["event.cleanup", p],
   harvest: (e, p, ctx) => [
     "event.harvest",
@@ -52,9 +52,9 @@ const DESCRIBE = {
       ...p,
       name: p.name,
       ability: abilityLabel(e, ctx),
-      card: e.card,
+      card: cardWords(e.seat, e.card, ctx),
       mana: e.mana,
-      cards: (e.added || []).join(", "),
+      cards: (e.added || []).map((n) => cardWords(e.seat, n, ctx)).join(", "),
     },
   ],
   buy: (e, p, ctx) => ["event.buy", { ...p, adv: copyName(e.copy, ctx), cost: e.cost }],
@@ -62,14 +62,14 @@ const DESCRIBE = {
     "event.buy_vale",
     { ...p, vale: valeName(e.vale, ctx), paid: spiritList(e.paid, ctx) },
   ],
-  sleeve: (e, p, ctx) => ["event.sleeve", { ...p, adv: copyName(e.copy, ctx), card: e.card }],
+  sleeve: (e, p, ctx) => ["event.sleeve", { ...p, adv: copyName(e.copy, ctx), card: cardWords(e.seat, e.card, ctx) }],
   reveal_advancement: (e, p, ctx) => ["event.reveal_advancement", { adv: copyName(e.copy, ctx) }],
   reveal_vale: (e, p, ctx) => ["event.reveal_vale", { vale: valeName(e.vale, ctx) }],
   end_triggered: () => ["event.end_triggered", {}],
-  discard_from_field: (e, p) => ["event.discard_from_field", { ...p, card: e.card }],
-  discard_from_deck: (e, p) =>
+  discard_from_field: (e, p, ctx) => ["event.discard_from_field", { ...p, card: cardWords(e.seat, e.card, ctx) }],
+  discard_from_deck: (e, p, ctx) =>
     e.card
-      ? ["event.discard_from_deck_card", { ...p, card: e.card }]
+      ? ["event.discard_from_deck_card", { ...p, card: cardWords(e.seat, e.card, ctx) }]
       : ["event.discard_from_deck", p],
   keep_on_top: (e, p) => ["event.keep_on_top", p],
   shuffle_deck: (e, p) => ["event.shuffle_deck", p],
@@ -78,14 +78,25 @@ const DESCRIBE = {
   end_harvest: (e, p) => ["event.end_harvest", p],
   exchange: (e, p) => ["event.exchange", p],
   mana_token: (e, p) => ["event.mana_token", p],
-  nest: (e, p) => ["event.nest", { ...p, card: e.card }],
+  nest: (e, p, ctx) => ["event.nest", { ...p, card: cardWords(e.seat, e.card, ctx) }],
   look: (e, p) =>
     e.cards
-      ? ["event.look_cards", { ...p, cards: e.cards.join(", ") }]
+      ? ["event.look_cards", { ...p, cards: e.cards.map((n) => cardWords(e.seat, n, ctx)).join(", ") }]
       : ["event.look", { ...p, count: e.count }],
   take_vale: (e, p, ctx) => ["event.take_vale", { ...p, vale: valeName(e.vale, ctx) }],
   mana: (e, p, ctx) => ["event.mana", { ...p, mana: e.mana, reason: reasonText(e.reason, ctx) }],
 };
+
+// A card named by what it is: its advancements top to bottom ("Cursed Land", "Deer + Owl"),
+// or a blank card, with its number as drawn on it. The names are the card's now (the event
+// carries only its number): a card sleeved since reads with what it holds today.
+function cardWords(seat, number, ctx) {
+  const druid = ctx.view.druids[seat];
+  const entry = druid && druid.cards[number - 1];
+  if (!entry) return ctx.t("magnify.card", { n: number });
+  const names = entry.slots.filter(Boolean).map((id) => advName(id, ctx));
+  return ctx.t("card_words", { names: names.length ? names.join(" + ") : ctx.t("blank_card"), n: number });
+}
 
 function abilityLabel(event, ctx) {
   const druid = ctx.view.druids[event.seat];

@@ -1,0 +1,27 @@
+"""Mystic Vale told in words (issue 47: a harvest was one log line naming cards by number,
+"reveals card 12 · card 12 into the field"): the log names each card by what it is, its
+advancements or a blank card, with the number drawn on it."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from tests.web.conftest import Player
+
+
+def test_the_log_names_cards_by_what_they_are(player: Player) -> None:
+    player.sign_up("vale-words")
+    player.choose_pace("off")
+    player.create_table("mystic_vale", ["easy"])
+    rng = random.Random(5)
+    for _ in range(6):
+        if not player.wait_for_turn_or_end():
+            break
+        player.play_decision(rng)
+    lines = player.page.locator("ol.log li .what").all_inner_texts()
+    said = " ".join(lines)
+    named = re.findall(r"(Cursed Land|blank card|[A-Z][\w' -]+) \((\d+)\)", said)
+    assert named, lines[:10]
+    assert not re.search(r"\b[Cc]ard \d+", said), lines[:10]
+    assert player.errors == []
