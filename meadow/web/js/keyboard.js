@@ -17,7 +17,7 @@ export class BoardKeys {
     this.back = back; // Escape: undo the last pick
     this.focusedKey = null; // the board's choice the focus was last on
     this.active = false; // the table is being played by keys (the last input was a key)
-    this.lost = null; // what had the focus before a redraw took it away: {key} or {}
+    this.lost = null; // before a redraw, the focus was in the table: {key} of the choice it was on
   }
 
   // Once for the table's page: a key pressed there means keyboard play, a pointer ends it.
@@ -127,11 +127,6 @@ export class BoardKeys {
       this.back();
     }
   }
-}
-
-// What the keys do, said once for the whole board (the board points to it).
-export function keysHelp() {
-  return t("table.keys_help");
 }
 
 // A choice that shows words is named by them, as a person who sees it would call it (WCAG

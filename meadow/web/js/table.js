@@ -14,7 +14,7 @@ import { afterGame, rematchBanner } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { MovePlayer, animate, snapshot } from "./motion.js";
 import { magnifyOn } from "./magnify.js";
-import { BoardKeys, keysHelp } from "./keyboard.js";
+import { BoardKeys } from "./keyboard.js";
 
 // The server's close codes that carry a reason for the person (meadow/server/routers/sockets.py).
 const ENDED = 4403;
@@ -504,7 +504,7 @@ class LiveTable {
       buttons.push(html("button", { type: "button", class: "undo", onclick: () => this.undo() }, [t("table.undo")]));
     }
     const prompt = myTurn ? t(this.picked.length ? "table.go_on" : "table.choose") : "";
-    const help = myTurn ? html("p", { id: "board-keys", class: "keys-help" }, [keysHelp()]) : null;
+    const help = myTurn ? html("p", { id: "board-keys", class: "keys-help" }, [t("table.keys_help")]) : null;
     const hint = hinted.length ? html("p", { class: "hint-words" }, [t("table.hint_says", { words: this.hint.words })]) : null;
     // The bar is pinned at the bottom on a phone, where the thumb is; the zoom is for there.
     const zoom = html("button", { type: "button", class: "zoom-toggle", "aria-pressed": String(Boolean(this.zoom)), onclick: () => this.toggleZoom() }, [
