@@ -14,9 +14,11 @@ from tests.server.test_play import play_out
 from tests.server.test_safety import socket_to
 
 
-def finished_game(server: Server, seats: list[str | None]) -> tuple[int, Client, Client]:
-    """A 3-player Topiary game between two new people (seats 0 and 1) and `seats[2]`,
-    played to its end."""
+def finished_game(
+    server: Server, seats: list[str | None], private: bool = False
+) -> tuple[int, Client, Client]:
+    """A Topiary game between two new people (seats 0 and 1) and the bots of `seats`, played
+    to its end; `private`: at a private table (the guest comes by its invitation)."""
     host = server.client().signup(f"r-{secrets.token_hex(5)}")
     guest = server.client().signup(f"s-{secrets.token_hex(5)}")
     body = {
@@ -26,11 +28,13 @@ def finished_game(server: Server, seats: list[str | None]) -> tuple[int, Client,
         "options": {"one_tile_diagonals": False},
         "move_seconds": 600,
         "takeover_bot": "greedy",
+        "private": private,
     }
     created = host.post("/api/tables", json=body)
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]
-    assert guest.post(f"/api/tables/{table_id}/join").status_code == 200
+    invite = created.json()["invite"]
+    assert guest.post(f"/api/invites/{invite}/join").status_code == 200
     assert host.post(f"/api/tables/{table_id}/start").status_code == 204
     play_out({0: host, 1: guest}, table_id, random.Random(table_id))
     return table_id, host, guest

@@ -117,7 +117,7 @@ def _described(most_seconds: float) -> list[dict[str, Any]]:
     ]
 
 
-@router.post("/tables", status_code=201, responses=refusals(400, 401, 403, 409, 413, 422, 429))
+@router.post("/tables", status_code=201, responses=refusals(400, 401, 403, 404, 409, 413, 422, 429))
 def create_table(
     body: NewTable,
     request: Request,

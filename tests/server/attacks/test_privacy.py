@@ -165,8 +165,9 @@ def test_a_spectator_writes_a_public_tables_chat_a_visitor_does_not(server: Serv
     assert visitor.status_code == 401
 
 
-def test_a_rematch_is_private_and_read_by_the_seats_kept_there(server: Server):
-    table_id, host, kept = finished_game(server, [None, None])
+def test_a_private_games_rematch_is_private_and_read_by_the_seats_kept_there(server: Server):
+    # A public game's rematch is public (tests/server/test_rematch.py, issue 47).
+    table_id, host, kept = finished_game(server, [None, None], private=True)
     rematch = host.post(f"/api/tables/{table_id}/rematch").json()["id"]
     assert kept.table(rematch)["private"] is True
     stranger = server.client().signup(f"y-{secrets.token_hex(5)}")
