@@ -1,6 +1,6 @@
 """Mystic Vale told in words (issue 47: a harvest was one log line naming cards by number,
 "reveals card 12 · card 12 into the field"): the log names each card by what it is, its
-advancements or a blank card, with the number drawn on it."""
+advancements or a blank card, with the number drawn on it, a line for each step."""
 
 from __future__ import annotations
 
@@ -24,4 +24,10 @@ def test_the_log_names_cards_by_what_they_are(player: Player) -> None:
     named = re.findall(r"(Cursed Land|blank card|[A-Z][\w' -]+) \((\d+)\)", said)
     assert named, lines[:10]
     assert not re.search(r"\b[Cc]ard \d+", said), lines[:10]
+    # A line for each step: a harvest and clean-up is many lines, not one joined by dots.
+    steps = player.page.locator("ol.log li").evaluate_all(
+        "(items) => items.map((li) => li.querySelectorAll('.what .step').length)"
+    )
+    assert max(steps) >= 3, steps
+    assert " · " not in said, lines[:10]
     assert player.errors == []

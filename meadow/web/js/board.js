@@ -29,12 +29,16 @@ export function seatName(ctx, seat) {
   return player.name || (player.bot ? botName(player.bot) : t("log.seat", { n: seat + 1 }));
 }
 
-// One line of the move log; the mouse over it lights the spots its events name.
-// What a move did, in words: the events' lines joined (empty when it showed nothing). The
-// end of a game is said the same way in every game, naming who won.
-export function moveWords(module, ctx, line) {
+// What a move did, in words: a line per event that says something (none when it showed
+// nothing). The end of a game is said the same way in every game, naming who won.
+function eventLines(module, ctx, line) {
   const words = (event) => (event.kind === "game_over" ? gameOverWords(event.result, ctx) : module.describe(event, ctx));
-  return line.events.map(words).filter(Boolean).join(" · ");
+  return line.events.map(words).filter(Boolean);
+}
+
+// The same in one sentence, for the live region.
+export function moveWords(module, ctx, line) {
+  return eventLines(module, ctx, line).join(" · ");
 }
 
 function gameOverWords(result, ctx) {
@@ -44,8 +48,10 @@ function gameOverWords(result, ctx) {
   return t("log.shared", { players: first.map((seat) => seatName(ctx, seat)).join(", "), points });
 }
 
+// One entry of the move log, a line for each step of the move (a Mystic Vale harvest is
+// many); the mouse over it lights the spots its events name.
 export function logLine(module, ctx, line, board) {
-  const words = moveWords(module, ctx, line);
+  const steps = eventLines(module, ctx, line).map((text) => html("span", { class: "step" }, [text]));
   const spots = line.events.flatMap((event) => module.spots(event, ctx) || []);
   const item = html(
     "li",
@@ -59,7 +65,7 @@ export function logLine(module, ctx, line, board) {
       html("span", { class: "who" }, [
         line.seat === null ? "" : `${seatSymbol(line.seat)} ${seatName(ctx, line.seat)}`,
       ]),
-      html("span", { class: "what" }, [words || t("log.nothing_shown")]),
+      html("span", { class: "what" }, steps.length ? steps : [t("log.nothing_shown")]),
       // The server notes one thing on a move: that a computer took the seat over (its
       // sentence, kept in the record, is English; the page says it in its own words).
       line.note ? html("span", { class: "note" }, [t("log.took_over")]) : null,
