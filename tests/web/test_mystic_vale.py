@@ -31,3 +31,31 @@ def test_the_log_names_cards_by_what_they_are(player: Player) -> None:
     assert max(steps) >= 3, steps
     assert " · " not in said, lines[:10]
     assert player.errors == []
+
+
+def test_a_turn_that_has_ended_is_folded_into_one_line(player: Player) -> None:
+    """Issue 47: a Mystic Vale turn can be forty moves; once the next seat has moved, the log
+    folds the turn into one line ("Computer (easy): 12 moves") that opens on a click and stays
+    open through the moves after."""
+    player.sign_up("vale-folds")
+    player.choose_pace("off")
+    player.create_table("mystic_vale", ["easy"])
+    rng = random.Random(6)
+    page = player.page
+    for _ in range(40):
+        if page.locator("ol.log li.turn").count() or not player.wait_for_turn_or_end():
+            break
+        player.play_decision(rng)
+    folded = page.locator("ol.log li.turn").last
+    summary = folded.locator("summary")
+    assert re.search(r"\d+ moves", summary.inner_text()), summary.inner_text()
+    assert not folded.locator("ol.turn-lines li").first.is_visible()
+    summary.click()
+    first = folded.get_attribute("data-turn")
+    assert folded.locator("ol.turn-lines li").first.is_visible()
+    # The next move draws the table anew: the turn opened stays open.
+    if player.wait_for_turn_or_end():
+        player.play_decision(rng)
+        again = page.locator(f"ol.log li.turn[data-turn='{first}'] details")
+        assert again.get_attribute("open") is not None
+    assert player.errors == []

@@ -27,7 +27,7 @@ MAX_DECISIONS = 600
 
 def lights_something(player: Player) -> bool:
     """Whether the mouse over some line of the move log lights what it names on the board."""
-    for line in player.page.locator("ol.log li").all()[:8]:
+    for line in player.page.locator("ol.log li").filter(visible=True).all()[:8]:
         line.hover()
         if player.page.locator(".board .spotlight").count():
             player.page.mouse.move(0, 0)

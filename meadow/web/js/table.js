@@ -75,6 +75,7 @@ class LiveTable {
     this.player = new MovePlayer((message, how) => this.show(message, how));
     this.heard = 0;
     this.guide = Guide.wanted(info) ? new Guide(this) : null; // a guided first game
+    this.openTurns = new Set(); // folded turns of the log opened again, by their first move
     this.keys = new BoardKeys(() => this.stepBack());
     this.keys.watch(this.root);
     this.draw();
@@ -576,13 +577,36 @@ class LiveTable {
     return Boolean(last && last.seat === this.seat && !last.events.some((e) => e.reveals));
   }
 
+  // The move log, the latest first. A turn (the moves one seat made in a row) is folded into
+  // one line once the next seat has moved; a click opens it again, and it stays open.
   logList(ctx, board) {
-    const items = this.lines
-      .filter((line) => line.undoes === undefined)
-      .map((line) => logLine(this.module, ctx, line, board));
+    const turns = [];
+    for (const line of this.lines.filter((l) => l.undoes === undefined)) {
+      const last = turns[turns.length - 1];
+      if (last && last.seat === line.seat) last.lines.push(line);
+      else turns.push({ seat: line.seat, lines: [line] });
+    }
+    const items = turns.flatMap((turn, index) => {
+      const lines = turn.lines.map((line) => logLine(this.module, ctx, line, board));
+      const ended = index < turns.length - 1;
+      return ended && lines.length > 1 ? [this.foldedTurn(ctx, turn, lines)] : lines;
+    });
     // Reachable by Tab, so that a keyboard can scroll it.
     const list = html("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": t("table.log") }, items.reverse());
     return html("section", { class: "log-box" }, [html("h2", {}, [t("table.log")]), list]);
+  }
+
+  foldedTurn(ctx, turn, lines) {
+    const first = turn.lines[0].number;
+    const last = turn.lines[turn.lines.length - 1].number;
+    const who = turn.seat === null ? t("log.nobody") : `${draw.seatSymbol(turn.seat)} ${seatName(ctx, turn.seat)}`;
+    const folded = html("details", { open: this.openTurns.has(first) }, [
+      html("summary", {}, [html("span", { class: "who" }, [who]), t("log.turn_moves", { n: lines.length })]),
+      html("ol", { class: "turn-lines", reversed: true }, lines.reverse()),
+    ]);
+    folded.addEventListener("toggle", () => (folded.open ? this.openTurns.add(first) : this.openTurns.delete(first)));
+    const colour = turn.seat === null ? null : `--seat: ${seatColour(this.module, turn.seat)}`;
+    return html("li", { class: "turn", value: last, "data-turn": first, style: colour }, [folded]);
   }
 }
 
