@@ -71,6 +71,13 @@ export function logLine(module, ctx, line, board) {
       line.note ? html("span", { class: "note" }, [t("log.took_over")]) : null,
     ],
   );
+  lightOnHover(item, spots, board);
+  return item;
+}
+
+// The spots a line of the log (or a folded turn, all its moves') names, lit on the board
+// while the mouse is over it.
+export function lightOnHover(item, spots, board) {
   const light = (on) => {
     for (const spot of spots) {
       for (const node of board.querySelectorAll(`[data-spot="${CSS.escape(spot)}"]`)) {
@@ -80,7 +87,6 @@ export function logLine(module, ctx, line, board) {
   };
   item.addEventListener("mouseenter", () => light(true));
   item.addEventListener("mouseleave", () => light(false));
-  return item;
 }
 
 // The final scores: place, seat, points and the game's own breakdown.

@@ -7,7 +7,7 @@ import { botName, gameT, t } from "./i18n.js";
 import { announce, go, notice, problem, session } from "./session.js";
 import { chosen, named, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo, seatWanted } from "./account.js";
-import { lightKeys, resultPanel, logLine, loadModule, moveWords, seatColour, seatName } from "./board.js";
+import { lightKeys, lightOnHover, resultPanel, logLine, loadModule, moveWords, seatColour, seatName } from "./board.js";
 import { TurnWatch } from "./alerts.js";
 import { ChatBox } from "./chat.js";
 import { afterGame, rematchBanner } from "./aftergame.js";
@@ -589,14 +589,14 @@ class LiveTable {
     const items = turns.flatMap((turn, index) => {
       const lines = turn.lines.map((line) => logLine(this.module, ctx, line, board));
       const ended = index < turns.length - 1;
-      return ended && lines.length > 1 ? [this.foldedTurn(ctx, turn, lines)] : lines;
+      return ended && lines.length > 1 ? [this.foldedTurn(ctx, turn, lines, board)] : lines;
     });
     // Reachable by Tab, so that a keyboard can scroll it.
     const list = html("ol", { class: "log", reversed: true, tabindex: 0, "aria-label": t("table.log") }, items.reverse());
     return html("section", { class: "log-box" }, [html("h2", {}, [t("table.log")]), list]);
   }
 
-  foldedTurn(ctx, turn, lines) {
+  foldedTurn(ctx, turn, lines, board) {
     const first = turn.lines[0].number;
     const last = turn.lines[turn.lines.length - 1].number;
     const who = turn.seat === null ? t("log.nobody") : `${draw.seatSymbol(turn.seat)} ${seatName(ctx, turn.seat)}`;
@@ -606,7 +606,10 @@ class LiveTable {
     ]);
     folded.addEventListener("toggle", () => (folded.open ? this.openTurns.add(first) : this.openTurns.delete(first)));
     const colour = turn.seat === null ? null : `--seat: ${seatColour(this.module, turn.seat)}`;
-    return html("li", { class: "turn", value: last, "data-turn": first, style: colour }, [folded]);
+    const item = html("li", { class: "turn", value: last, "data-turn": first, style: colour }, [folded]);
+    const spots = turn.lines.flatMap((line) => line.events.flatMap((event) => this.module.spots(event, ctx) || []));
+    lightOnHover(item, spots, board);
+    return item;
   }
 }
 
