@@ -19,7 +19,8 @@ def test_the_log_names_cards_by_what_they_are(player: Player) -> None:
         if not player.wait_for_turn_or_end():
             break
         player.play_decision(rng)
-    lines = player.page.locator("ol.log li .what").all_inner_texts()
+    # textContent: the lines of a folded turn are not drawn, and innerText reads only drawn ones.
+    lines = player.page.locator("ol.log li .what").all_text_contents()
     said = " ".join(lines)
     named = re.findall(r"(Cursed Land|blank card|[A-Z][\w' -]+) \((\d+)\)", said)
     assert named, lines[:10]
