@@ -122,6 +122,10 @@ class Server:
         http = httpx.Client(
             base_url=self.base,
             timeout=30,
+            # Idle connections dropped before the server's keep-alive (uvicorn: 5 s) ends them:
+            # at equal times a request could go out on a connection the server was closing
+            # ("connection reset by peer" in test_cluster).
+            limits=httpx.Limits(keepalive_expiry=2),
             headers={"X-Forwarded-For": address},
             event_hooks={"response": [_remember_tokens]},
         )
