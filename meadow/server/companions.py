@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import Session as DbSession
 from sqlalchemy.orm import aliased
 
@@ -17,15 +17,9 @@ MOST = 50  # people listed, the most recently played with first
 def played_with(s: DbSession, user_id: int) -> list[dict[str, Any]]:
     """Each person who finished a game at a table with `user_id`: their name, how many such
     games, and the latest (its table, game and when it ended)."""
-    mine, theirs = aliased(Seat), aliased(Seat)
     last = func.max(Table.updated_at)
     rows = s.execute(
-        select(User.name, func.count(Table.id), last, func.max(Table.id))
-        .select_from(mine)
-        .join(Table, Table.id == mine.table_id)
-        .join(theirs, theirs.table_id == Table.id)
-        .join(User, User.id == theirs.user_id)
-        .where(mine.user_id == user_id, theirs.user_id != user_id, Table.status == "finished")
+        _finished_with(user_id, select(User.name, func.count(Table.id), last, func.max(Table.id)))
         .group_by(User.id, User.name)
         .order_by(last.desc(), User.name)
         .limit(MOST)
@@ -41,18 +35,16 @@ def played_with(s: DbSession, user_id: int) -> list[dict[str, Any]]:
 def companion(s: DbSession, user_id: int, name: str) -> int | None:
     """The id of the person called `name` if they finished a game with `user_id`, else None
     (a stranger, or nobody of that name: the same answer, so names are not probed)."""
+    return s.scalar(_finished_with(user_id, select(User.id)).where(User.name == name).limit(1))
+
+
+def _finished_with(user_id: int, query: Select[Any]) -> Select[Any]:
+    """`query` over the people (`User`) seated with `user_id` at finished tables (`Table`)."""
     mine, theirs = aliased(Seat), aliased(Seat)
-    return s.scalar(
-        select(User.id)
-        .select_from(mine)
+    return (
+        query.select_from(mine)
         .join(Table, Table.id == mine.table_id)
         .join(theirs, theirs.table_id == Table.id)
         .join(User, User.id == theirs.user_id)
-        .where(
-            mine.user_id == user_id,
-            User.name == name,
-            User.id != user_id,
-            Table.status == "finished",
-        )
-        .limit(1)
+        .where(mine.user_id == user_id, User.id != user_id, Table.status == "finished")
     )

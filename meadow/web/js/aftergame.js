@@ -91,17 +91,19 @@ function ratingRow(seat) {
   ]);
 }
 
+const seated = (info) => info.your_seat !== null && info.your_seat !== undefined;
+const rematchOffered = (info) => info.rematch !== null && info.rematch !== undefined;
+
 function rematchPart(info) {
-  if (info.your_seat === null || info.your_seat === undefined) return null; // a spectator
-  const offered = info.rematch !== null && info.rematch !== undefined;
+  if (!seated(info)) return null; // a spectator
+  const offered = rematchOffered(info);
   return html("p", { class: "rematch-offer" }, [offered ? t("after.offered") + " " : "", rematchButton(info, offered)]);
 }
 
 // A rematch offered to this person, at the top of the table where it is seen (the after-game
 // card at the bottom has the same button), and said to a screen reader as it comes.
 export function rematchBanner(info) {
-  const offered = info.rematch !== null && info.rematch !== undefined;
-  if (!offered || info.your_seat === null || info.your_seat === undefined) return null;
+  if (!rematchOffered(info) || !seated(info)) return null;
   return html("p", { class: "rematch-banner", role: "status" }, [t("after.offered") + " ", rematchButton(info, true)]);
 }
 

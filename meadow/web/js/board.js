@@ -52,7 +52,6 @@ function gameOverWords(result, ctx) {
 // many); the mouse over it lights the spots its events name.
 export function logLine(module, ctx, line, board) {
   const steps = eventLines(module, ctx, line).map((text) => html("span", { class: "step" }, [text]));
-  const spots = line.events.flatMap((event) => module.spots(event, ctx) || []);
   const item = html(
     "li",
     {
@@ -62,17 +61,25 @@ export function logLine(module, ctx, line, board) {
       style: line.seat === null ? null : `--seat: ${seatColour(module, line.seat)}`,
     },
     [
-      html("span", { class: "who" }, [
-        line.seat === null ? "" : `${seatSymbol(line.seat)} ${seatName(ctx, line.seat)}`,
-      ]),
+      html("span", { class: "who" }, [seatWho(ctx, line.seat)]),
       html("span", { class: "what" }, steps.length ? steps : [t("log.nothing_shown")]),
       // The server notes one thing on a move: that a computer took the seat over (its
       // sentence, kept in the record, is English; the page says it in its own words).
       line.note ? html("span", { class: "note" }, [t("log.took_over")]) : null,
     ],
   );
-  lightOnHover(item, spots, board);
+  lightOnHover(item, lineSpots(module, ctx, line), board);
   return item;
+}
+
+// Who made a move, as the log says it: the seat's symbol and name (nothing for the game's own).
+export function seatWho(ctx, seat) {
+  return seat === null ? "" : `${seatSymbol(seat)} ${seatName(ctx, seat)}`;
+}
+
+// The spots a move's events name, which its line lights on the board.
+export function lineSpots(module, ctx, line) {
+  return line.events.flatMap((event) => module.spots(event, ctx) || []);
 }
 
 // The spots a line of the log (or a folded turn, all its moves') names, lit on the board
@@ -104,7 +111,7 @@ export function resultPanel(module, ctx) {
   const rows = order.map((seat) =>
     html("tr", { "data-seat": seat, class: seat === ctx.seat ? "mine" : null }, [
       html("td", {}, [String(result.places[seat])]),
-      html("td", {}, [`${seatSymbol(seat)} ${seatName(ctx, seat)}`]),
+      html("td", {}, [seatWho(ctx, seat)]),
       ...keys.map((key) => html("td", {}, [String(result.breakdown[seat][key] ?? "")])),
       html("td", { class: "total" }, [String(result.scores[seat])]),
     ]),

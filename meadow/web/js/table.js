@@ -7,7 +7,7 @@ import { botName, gameT, t } from "./i18n.js";
 import { announce, go, notice, problem, session } from "./session.js";
 import { chosen, named, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo, seatWanted } from "./account.js";
-import { lightKeys, lightOnHover, resultPanel, logLine, loadModule, moveWords, seatColour, seatName } from "./board.js";
+import { lightKeys, lightOnHover, lineSpots, resultPanel, logLine, loadModule, moveWords, seatColour, seatName, seatWho } from "./board.js";
 import { TurnWatch } from "./alerts.js";
 import { ChatBox } from "./chat.js";
 import { afterGame, rematchBanner } from "./aftergame.js";
@@ -599,7 +599,7 @@ class LiveTable {
   foldedTurn(ctx, turn, lines, board) {
     const first = turn.lines[0].number;
     const last = turn.lines[turn.lines.length - 1].number;
-    const who = turn.seat === null ? t("log.nobody") : `${draw.seatSymbol(turn.seat)} ${seatName(ctx, turn.seat)}`;
+    const who = seatWho(ctx, turn.seat) || t("log.nobody");
     const folded = html("details", { open: this.openTurns.has(first) }, [
       html("summary", {}, [html("span", { class: "who" }, [who]), t("log.turn_moves", { n: lines.length })]),
       html("ol", { class: "turn-lines", reversed: true }, lines.reverse()),
@@ -607,8 +607,7 @@ class LiveTable {
     folded.addEventListener("toggle", () => (folded.open ? this.openTurns.add(first) : this.openTurns.delete(first)));
     const colour = turn.seat === null ? null : `--seat: ${seatColour(this.module, turn.seat)}`;
     const item = html("li", { class: "turn", value: last, "data-turn": first, style: colour }, [folded]);
-    const spots = turn.lines.flatMap((line) => line.events.flatMap((event) => this.module.spots(event, ctx) || []));
-    lightOnHover(item, spots, board);
+    lightOnHover(item, turn.lines.flatMap((line) => lineSpots(this.module, ctx, line)), board);
     return item;
   }
 }
