@@ -9,8 +9,10 @@ FROM python:${PYTHON}-slim AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1
 RUN python -m venv /opt/meadow
 WORKDIR /src
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md hatch_build.py ./
 COPY meadow ./meadow
+# The documentation goes into the package (`meadow docs`): hatch_build.py.
+COPY docs ./docs
 RUN /opt/meadow/bin/pip install '.[cluster]'
 
 # Run: the environment, the entry point, a user of its own and the data directory.

@@ -1,6 +1,6 @@
 """What a `meadow` command costs before it does anything: the CPU seconds and the peak memory
-of `meadow --help` and `meadow games` in a fresh interpreter (best of `--runs`), and how many
-modules each loads.
+of `meadow --help`, `--version`, `games` and `play --help` in a fresh interpreter (best of
+`--runs`), and how many modules each loads; the machine and its load first.
 
     python -m bench.cli_start [--runs 5]
 """
@@ -8,11 +8,13 @@ modules each loads.
 from __future__ import annotations
 
 import argparse
+import os
+import platform
 import resource
 import subprocess
 import sys
 
-COMMANDS = (["--help"], ["games"])
+COMMANDS = (["--help"], ["--version"], ["games"], ["play", "--help"])
 COUNT = """
 import sys
 from meadow.cli import main
@@ -42,6 +44,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     runs = parser.parse_args().runs
+    load = ", ".join(f"{figure:.2f}" for figure in os.getloadavg())
+    print(
+        f"{os.cpu_count()} cores {platform.machine()}, {platform.python_implementation()} "
+        f"{platform.python_version()}, load {load}\n"
+    )
     print("| command | CPU s (best) | peak MiB | modules |")
     print("|---|---:|---:|---:|")
     for args in COMMANDS:

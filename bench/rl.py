@@ -10,7 +10,9 @@ agent's seat, the other seat played by Meadow's random bot (its decisions are no
 steps, but their time is in). OpenSpiel: `legal_actions()`, `observation_tensor()` and
 `apply_action()` of the player to move. 2 players, default options; one process, one core.
 With `--repeat N` each row is measured N times and the fastest run is kept, which filters
-out other processes taking the core for a while (the machine is shared).
+out other processes taking the core for a while (the machine is shared). Each row gives a
+decision's cost in engine decisions twice: by a game's whole time, and by the time inside
+the API's own calls alone (issue 46's measure: not the agent's pick).
 Connect four (PettingZoo 1.27's `connect_four_v3`, which needs pygame) gets the same loop as
 the Meadow PettingZoo rows.
 """
@@ -26,25 +28,36 @@ import numpy as np
 
 from meadow import games
 
-Result = tuple[int, int, float]  # steps, games, seconds
+# steps, games, seconds, and the seconds inside the API's own calls (not the agent's pick)
+Result = tuple[int, int, float, float]
 
 
 def _pettingzoo_loop(make: Callable[[], object], seconds: float) -> Result:
     env = make()
     rng = np.random.default_rng(2026)
     steps = played = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    inside = 0.0
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        at = clock()
         env.reset(seed=played)  # type: ignore[attr-defined]
+        inside += clock() - at
         for _agent in env.agent_iter():  # type: ignore[attr-defined]
+            at = clock()
             observation, _, terminated, truncated, _ = env.last()  # type: ignore[attr-defined]
             if terminated or truncated:
                 env.step(None)  # type: ignore[attr-defined]
+                inside += clock() - at
                 continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))  # type: ignore[attr-defined]
+            inside += clock() - at
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            at = clock()
+            env.step(action)  # type: ignore[attr-defined]
+            inside += clock() - at
             steps += 1
         played += 1
-    return steps, played, time.perf_counter() - started
+    return steps, played, clock() - started, inside
 
 
 def pettingzoo(game_id: str, seconds: float) -> Result:
@@ -67,17 +80,23 @@ def gymnasium(game_id: str, seconds: float) -> Result:
     env = MeadowGymEnv(game_id, players=2, opponents="random")
     rng = np.random.default_rng(2026)
     steps = played = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    inside = 0.0
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        at = clock()
         observation, _ = env.reset(seed=played)
+        inside += clock() - at
         done = False
         while not done:
             action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            at = clock()
             observation, _, terminated, truncated, _ = env.step(action)
+            inside += clock() - at
             done = terminated or truncated
             steps += 1
         played += 1
-    return steps, played, time.perf_counter() - started
+    return steps, played, clock() - started, inside
 
 
 def openspiel(game_id: str, seconds: float) -> Result:
@@ -86,17 +105,27 @@ def openspiel(game_id: str, seconds: float) -> Result:
     game = spiel.load(game_id, players=2)
     rng = np.random.default_rng(2026)
     steps = played = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    inside = 0.0
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        at = clock()
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_action(int(rng.integers(spiel.DEAL_OUTCOMES)))
+        inside += clock() - at
         while not state.is_terminal():
+            at = clock()
             state.observation_tensor(state.current_player())
-            state.apply_action(int(rng.choice(state.legal_actions())))
+            legal = state.legal_actions()
+            inside += clock() - at
+            action = int(rng.choice(legal))
+            at = clock()
+            state.apply_action(action)
+            inside += clock() - at
             steps += 1
         played += 1
-    return steps, played, time.perf_counter() - started
+    return steps, played, clock() - started, inside
 
 
 def engine(game_id: str, seconds: float) -> Result:
@@ -104,15 +133,24 @@ def engine(game_id: str, seconds: float) -> Result:
     game = games.get(game_id)
     rng = np.random.default_rng(2026)
     steps = played = 0
-    started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
+    inside = 0.0
+    clock = time.perf_counter
+    started = clock()
+    while clock() - started < seconds:
+        at = clock()
         state = game.setup(2, seed=played)
+        inside += clock() - at
         while not state.is_over:
+            at = clock()
             legal = state.legal_actions()
-            state.apply(legal[int(rng.integers(len(legal)))])
+            inside += clock() - at
+            action = legal[int(rng.integers(len(legal)))]
+            at = clock()
+            state.apply(action)
+            inside += clock() - at
             steps += 1
         played += 1
-    return steps, played, time.perf_counter() - started
+    return steps, played, clock() - started, inside
 
 
 def best(measure: Callable[[], Result | None], repeat: int) -> Result | None:
@@ -122,15 +160,18 @@ def best(measure: Callable[[], Result | None], repeat: int) -> Result | None:
     return max(found, key=lambda r: r[0] / r[2]) if found else None
 
 
-def _row(name: str, api: str, result: Result, engine_rate: float, decisions: float) -> str:
-    """A row; the last column is what one decision costs through the API, in engine
-    decisions (the time of a game through the API over the engine's time for its
-    decisions: Gymnasium's opponents' decisions are in both)."""
-    steps, played, elapsed = result
+def _row(name: str, api: str, result: Result, engine: Result) -> str:
+    """A row; the last two columns are what one decision costs through the API, in engine
+    decisions: the time of a game through the API over the engine's time for its
+    decisions (Gymnasium's opponents' decisions are in both), and the same for the time
+    inside the API's own calls only (not the agent's pick), over the engine's time inside
+    `legal_actions()` and `apply()`."""
+    steps, played, elapsed, inside = result
     rates = f"{steps / elapsed:,.0f} | {played / elapsed:,.1f} | {steps / played:.1f}"
-    per_game = elapsed / played
-    cost = per_game / (decisions / engine_rate)
-    return f"| {name} | {api} | {rates} | {cost:.2f} |"
+    decisions = engine[0] / engine[1]  # a game's decisions
+    cost = (elapsed / played) / (decisions * engine[2] / engine[0])
+    cost_inside = (inside / played) / (decisions * engine[3] / engine[0])
+    return f"| {name} | {api} | {rates} | {cost:.2f} | {cost_inside:.2f} |"
 
 
 def main() -> None:
@@ -149,9 +190,9 @@ def main() -> None:
     print()
     print(
         "| game | API | agent steps/s | games/s | agent steps per game "
-        "| cost of a decision, in engine decisions |"
+        "| cost of a decision, in engine decisions | the API's calls only |"
     )
-    print("|---|---|---:|---:|---:|---:|")
+    print("|---|---|---:|---:|---:|---:|---:|")
     apis: list[tuple[str, Callable[[str, float], Result]]] = [
         ("engine only", engine),
         ("PettingZoo", pettingzoo),
@@ -159,22 +200,20 @@ def main() -> None:
         ("OpenSpiel", openspiel),
     ]
     for game_id in chosen:
-        engine_rate = decisions = 0.0
+        alone: Result | None = None
         for api, measure in apis:
             result = best(lambda m=measure, g=game_id: m(g, seconds), repeat)
             assert result is not None
-            if api == "engine only":
-                engine_rate = result[0] / result[2]
-                decisions = result[0] / result[1]
-            print(_row(game_id, api, result, engine_rate, decisions), flush=True)
+            alone = alone or result  # the engine is measured first
+            print(_row(game_id, api, result, alone), flush=True)
     four = best(lambda: connect_four(seconds), repeat)
     if four is None:
-        print("| connect four | PettingZoo | (needs pygame) | | |")
+        print("| connect four | PettingZoo | (needs pygame) | | | | |")
     else:
-        steps, played, elapsed = four
+        steps, played, elapsed, _ = four
         print(
             f"| connect four | PettingZoo | {steps / elapsed:,.0f} | {played / elapsed:,.1f} "
-            f"| {steps / played:.1f} | |"
+            f"| {steps / played:.1f} | | |"
         )
 
 

@@ -17,8 +17,10 @@ would); the report then also gives the moves' CPU without those set-ups.
 
 Reports moves acknowledged per second, the server's CPU time per move (from /proc), moves
 per second per core of server CPU, and the time from sending a move to its acknowledgement
-(p50, p95, p99), each move timed from its own send. A move sent on the socket is answered
-by its own news marked `ack` (or, where that news went out first, by an `ack` message).
+(p50, p95, p99), each move timed from its own send, and the bytes a socket received a move
+(every message during the run, over both players' sockets and the moves). A move sent on
+the socket is answered by its own news marked `ack` (or, where that news went out first, by
+an `ack` message).
 
 With `--processes N` (N > 1, PostgreSQL and Redis needed) N servers share the database and
 Redis. `--affinity` says which process a table's players talk to: `none` (the default), each
@@ -53,6 +55,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -172,6 +175,13 @@ async def prepare_many(
     return [await prepare(ports, players, game, route) for _ in range(count)]
 
 
+@dataclass
+class Wire:
+    """What the players' sockets received during the run (every message, whole)."""
+
+    bytes: int = 0
+
+
 async def play_tables(
     ports: list[int],
     players: list[Player],
@@ -179,6 +189,7 @@ async def play_tables(
     ready: list[Ready],
     stop: float,
     latencies: list[float],
+    wire: Wire,
     via: str,
     route: Route,
     think: float,
@@ -197,7 +208,7 @@ async def play_tables(
         done = asyncio.Event()
         counts = await asyncio.gather(
             *(
-                seat_loop(p, ws, first, url, stop, latencies, done, via, think)
+                seat_loop(p, ws, first, url, stop, latencies, wire, done, via, think)
                 for p, ws, first, url in zip(
                     players,
                     table.sockets,
@@ -224,6 +235,7 @@ async def seat_loop(
     moves_url: str,
     stop: float,
     latencies: list[float],
+    wire: Wire,
     done: asyncio.Event,
     via: str,
     think: float,
@@ -239,6 +251,7 @@ async def seat_loop(
                 text = await asyncio.wait_for(ws.recv(), timeout=1)
             except TimeoutError:
                 continue
+            wire.bytes += len(text)
         message, text = orjson.loads(text), None
         if message.get("kind") == "ack":  # an answer apart from the move's news
             latencies.append(time.perf_counter() - sent.pop(message["move"]))
@@ -278,8 +291,10 @@ def start_servers(args: argparse.Namespace) -> tuple[list[subprocess.Popen], lis
         MEADOW_SIGNUPS_PER_ADDRESS_PER_HOUR="100000",
         MEADOW_TABLES_PER_ADDRESS_PER_HOUR="1000000",
         MEADOW_PASSWORD_HASHING_QUEUE="100000",
-        # Every socket comes from this address too (server_footprint opens 1,000).
+        # Every socket comes from this address too (server_footprint opens 1,000), and a
+        # player holds the sockets of every table set up for it before the clock starts.
         MEADOW_SOCKETS_PER_ADDRESS="1000000",
+        MEADOW_SOCKETS_PER_PERSON="1000000",
     )
     if args.database_url:
         env["MEADOW_DATABASE_URL"] = args.database_url
@@ -355,6 +370,7 @@ async def run(args: argparse.Namespace) -> None:
             f"{prepared} tables set up; playing for {args.seconds:g} s", file=sys.stderr, flush=True
         )
         latencies: list[float] = []
+        wire = Wire()
         each_before = [cpu_seconds(server.pid) for server in servers]
         cpu_before = sum(each_before)
         own_before = time.process_time()
@@ -363,7 +379,16 @@ async def run(args: argparse.Namespace) -> None:
         counts = await asyncio.gather(
             *(
                 play_tables(
-                    p, pair, args.game, r, stop, latencies, args.via, route, args.think / 1000
+                    p,
+                    pair,
+                    args.game,
+                    r,
+                    stop,
+                    latencies,
+                    wire,
+                    args.via,
+                    route,
+                    args.think / 1000,
                 )
                 for (p, pair), r in zip(pairs, ready, strict=True)
             )
@@ -400,12 +425,15 @@ async def run(args: argparse.Namespace) -> None:
     print()
     print(
         "| moves acknowledged | moves/s | server CPU per move | moves/s per server core "
-        "| p50 | p95 | p99 |"
+        "| p50 | p95 | p99 | bytes a move a socket |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    # Both players' sockets get every move's news (the first message of each socket, the
+    # whole view, was received before the clock started).
     print(
         f"| {moves:,} | {moves / elapsed:,.0f} | {cpu / moves * 1000:.2f} ms | "
-        f"{moves / cpu:,.0f} | {pct(0.5):.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms |"
+        f"{moves / cpu:,.0f} | {pct(0.5):.1f} ms | {pct(0.95):.1f} ms | {pct(0.99):.1f} ms | "
+        f"{wire.bytes / (2 * moves):,.0f} |"
     )
     if len(each) > 1:
         shares = ", ".join(

@@ -317,7 +317,7 @@ ADVANCEMENTS = [
 ]
 
 VALES = [
-    # -- base, level 1: 18 cards, 9 types x 2 copies --
+    # -- base, level 1: 18 cards, 9 types x 2 copies (the other seven from S19, below) --
     vale(
         "bluehende_lichtung",
         "Blühende Lichtung",
@@ -339,32 +339,8 @@ VALES = [
         "persistent",
     ),
     vale("azurblauer_see", "Azurblauer See", "base", 1, 2, {"sky": 2}, "azurblauer_see", "harvest"),
-    vale("standin_vb1a", "Stand-in Vale B1-A", "base", 1, 2, {"beast": 2}, named=False, end_vp=2),
-    vale("standin_vb1b", "Stand-in Vale B1-B", "base", 1, 2, {"forest": 2}, named=False, end_vp=2),
-    vale("standin_vb1c", "Stand-in Vale B1-C", "base", 1, 2, {"sky": 2}, named=False, end_vp=2),
-    vale(
-        "standin_vb1d",
-        "Stand-in Vale B1-D",
-        "base",
-        1,
-        2,
-        {"beast": 1, "sky": 1},
-        named=False,
-        end_vp=2,
-    ),
-    vale("standin_vb1e", "Stand-in Vale B1-E", "base", 1, 2, {"wild": 2}, named=False, end_vp=1),
-    vale(
-        "standin_vb1f",
-        "Stand-in Vale B1-F",
-        "base",
-        1,
-        2,
-        {"beast": 1, "forest": 1},
-        named=False,
-        end_vp=1,
-        growth=1,
-    ),
-    # -- base, level 2: 18 cards, 9 types x 2 copies --
+    # -- base, level 2: 18 cards, 9 types x 2 copies (Alte Lebenswurzeln, level 2 by S19, and
+    # seven more from S19, below) --
     vale(
         "bach_der_vitalitaet",
         "Bach der Vitalität",
@@ -375,50 +351,6 @@ VALES = [
         "bach_der_vitalitaet",
         "harvest",
         end_vp=1,
-    ),
-    vale("standin_vb2a", "Stand-in Vale B2-A", "base", 2, 2, {"beast": 3}, named=False, end_vp=5),
-    vale("standin_vb2b", "Stand-in Vale B2-B", "base", 2, 2, {"forest": 3}, named=False, end_vp=5),
-    vale("standin_vb2c", "Stand-in Vale B2-C", "base", 2, 2, {"sky": 3}, named=False, end_vp=5),
-    vale(
-        "standin_vb2d",
-        "Stand-in Vale B2-D",
-        "base",
-        2,
-        2,
-        {"beast": 1, "forest": 1, "sky": 1},
-        named=False,
-        end_vp=4,
-    ),
-    vale("standin_vb2e", "Stand-in Vale B2-E", "base", 2, 2, {"wild": 3}, named=False, end_vp=4),
-    vale(
-        "standin_vb2f",
-        "Stand-in Vale B2-F",
-        "base",
-        2,
-        2,
-        {"beast": 2, "sky": 2},
-        named=False,
-        end_vp=6,
-    ),
-    vale(
-        "standin_vb2g",
-        "Stand-in Vale B2-G",
-        "base",
-        2,
-        2,
-        {"forest": 2, "beast": 2},
-        named=False,
-        end_vp=6,
-    ),
-    vale(
-        "standin_vb2h",
-        "Stand-in Vale B2-H",
-        "base",
-        2,
-        2,
-        {"sky": 2, "forest": 2},
-        named=False,
-        end_vp=6,
     ),
     # -- Vale of Magic, level 1: 9 cards --
     vale(
@@ -514,7 +446,7 @@ VALES = [
         named=False,
         end_vp=2,
     ),
-    # -- Vale of Magic, level 2: 9 cards --
+    # -- Vale of Magic, level 2: 9 cards (three more from S19, below) --
     vale(
         "erdenwiege",
         "Erdenwiege",
@@ -578,36 +510,6 @@ VALES = [
         named=False,
         end_vp=5,
     ),
-    vale(
-        "standin_vm2c",
-        "Stand-in Vale M2-C",
-        "vale_of_magic",
-        2,
-        1,
-        {"forest": 3},
-        named=False,
-        end_vp=5,
-    ),
-    vale(
-        "standin_vm2d",
-        "Stand-in Vale M2-D",
-        "vale_of_magic",
-        2,
-        1,
-        {"wild": 3},
-        named=False,
-        end_vp=4,
-    ),
-    vale(
-        "standin_vm2e",
-        "Stand-in Vale M2-E",
-        "vale_of_magic",
-        2,
-        1,
-        {"beast": 1, "forest": 1, "sky": 1},
-        named=False,
-        end_vp=4,
-    ),
 ]
 
 # Abilities whose effect the sources leave partly open: Meadow's reading, labelled stand-in.
@@ -635,8 +537,73 @@ ABILITY_STANDIN = {
 }
 
 
+# Vale cards from a public list (S19, sources.json): English names, levels and spirit costs of
+# 22 types, five of them matched to German names above. Its cost symbol "any" is the printed
+# wild symbol in a cost: any spirit pays it.
+S19 = Path(__file__).resolve().parent / "data" / "mystic_vale_vale_costs_S19.json"
+# S19 names no set. Its nine level-1 types of two copies each are exactly the base game's 18
+# level-1 cards. Of its ten level-2 types without a German match, seven fill the base game's
+# level 2 and three Vale of Magic's; which three is not known, so Meadow takes the last three
+# of S19's (alphabetical) list, and marks the set a stand-in.
+S19_VALE_OF_MAGIC = ("Verdant Valley", "Webwood Canopy", "Wellspring Glade")
+
+
+VALES_ABOUT = (
+    " Vale cards: the names, levels and spirit costs of 22 types come from a public list (S19; "
+    "'source' says which); their cost and level are not stand-ins. A card known only from S19 "
+    "has its English name, and its set, copies, grey VP and (missing) ability are stand-ins."
+)
+
+
+def s19_cost(cost: dict[str, int]) -> dict[str, int]:
+    return {("wild" if s == "any" else s): n for s, n in cost.items() if n}
+
+
+def s19_vale(row: dict[str, Any]) -> dict[str, Any]:
+    """A vale card known only from S19: its name, level and cost are real; its set, copies and
+    grey VP are stand-ins (the plain stand-ins' rule: 2 at level 1, at level 2 two more than
+    the symbols it costs, one less for each any-spirit symbol), and no ability is known."""
+    cost = s19_cost(row["cost_spirit"])
+    magic = row["name_en"] in S19_VALE_OF_MAGIC
+    end_vp = 2 if row["level"] == 1 else sum(cost.values()) + 2 - cost.get("wild", 0)
+    card = vale(
+        row["name_en"].lower().replace(" ", "_"),
+        row["name_en"],
+        "vale_of_magic" if magic else "base",
+        row["level"],
+        1 if magic else 2,
+        cost,
+        source="S19",
+        end_vp=end_vp,
+    )
+    card["name_note"] = "S19's English name; the German name is not known"
+    card["name_language"] = "en"
+    card["standin"].update(cost=False, level=False, set=True, ability=True)
+    return card
+
+
+def apply_s19(vales: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The cards with S19's values: a matched card takes its level and cost (and English name),
+    the others are added; in the order of the game's sets and levels."""
+    by_name = {card["name"]: card for card in vales}
+    for row in json.loads(S19.read_text(encoding="utf-8"))["vales"]:
+        matched = by_name.get(row["name_de_matched"])
+        if matched is None:
+            vales.append(s19_vale(row))
+            continue
+        matched.update(
+            level=row["level"],
+            cost=s19_cost(row["cost_spirit"]),
+            name_en=row["name_en"],
+            source=f"{matched['source']}, S19",
+        )
+        matched["standin"].update(cost=False, level=False)
+    return sorted(vales, key=lambda card: (card["set"] != "base", card["level"]))
+
+
 def main() -> None:
-    for card in ADVANCEMENTS + VALES:
+    vales = apply_s19(VALES)
+    for card in ADVANCEMENTS + vales:
         if card["ability"] in ABILITY_STANDIN:
             card["standin"]["ability"] = True
             card["ability_note"] = ABILITY_STANDIN[card["ability"]]
@@ -658,7 +625,8 @@ def main() -> None:
         + "\n"
     )
     (DATA / "vales.json").write_text(
-        json.dumps({"about": about, "vales": VALES}, indent=1, ensure_ascii=False) + "\n"
+        json.dumps({"about": about + VALES_ABOUT, "vales": vales}, indent=1, ensure_ascii=False)
+        + "\n"
     )
 
 

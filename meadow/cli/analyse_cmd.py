@@ -10,7 +10,7 @@ import typer
 from meadow.analysis import Analysis, analyse_game
 from meadow.cli.app import app, console
 from meadow.core.errors import MeadowError, RecordError
-from meadow.core.record import GameRecord
+from meadow.core.record import GameRecord, backup_kind
 
 
 @app.command("analyse")
@@ -60,9 +60,16 @@ def read_records(path: Path) -> list[GameRecord]:
         RecordError: the file cannot be read, or a record in it is broken (naming its line).
     """
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+    known = backup_kind(raw)
+    if known is not None:
+        raise RecordError(f"{path} is {known}, not game records")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} holds no game record (not UTF-8 text)") from None
     try:
         return [GameRecord.from_json(json.loads(text))]
     except json.JSONDecodeError:

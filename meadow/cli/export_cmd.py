@@ -13,6 +13,7 @@ from rich.progress import Progress
 from meadow import games
 from meadow.cli.app import app, console, errors
 from meadow.cli.backup_cmd import DATA_DIR, store_of
+from meadow.core.errors import MeadowError
 
 export = typer.Typer(help="Export the server's data.", no_args_is_help=True)
 app.add_typer(export, name="export")
@@ -29,6 +30,7 @@ def export_games(
         help="Only games that ended on this day (UTC) or later.",
     ),
     data_dir: Path = DATA_DIR,
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
     """Write every finished game to FILE.jsonl, one JSON object a line: the game's record
     as the replay download has it (format, game, players, options, seed, actions: the moves
@@ -46,6 +48,9 @@ def export_games(
     )
     from meadow.server.export import Skipped, finished_games
 
+    # An export is often run again: a file of the last run (or any file) is kept unless said.
+    if file.exists() and not force:
+        raise MeadowError(f"{file} exists; give another name, or --force to replace it")
     store = store_of(data_dir)
     game_id = games.get(game).id if game is not None else None
     if store.file is not None and not store.file.is_file():

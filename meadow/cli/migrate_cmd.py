@@ -27,7 +27,7 @@ def migrate(
     """Apply the migrations the database lacks (Alembic), as `meadow serve` does at start.
     Several at once on one PostgreSQL database are safe: one migrates, the others wait."""
     from sqlalchemy import text
-    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.exc import DatabaseError, OperationalError
 
     from meadow.store import Database
     from meadow.store.db import migrations_head
@@ -55,6 +55,13 @@ def migrate(
                     told = True
                 time.sleep(1)
         db.migrate()
+    except DatabaseError as exc:
+        # It answered, but what answered is no database (a file of another kind): the
+        # person's mistake, said in a line, not a bug.
+        if isinstance(exc, OperationalError):
+            raise
+        reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+        raise MeadowError(f"{shown}: not a database Meadow can use: {reason}") from None
     finally:
         db.dispose()
     say(f"{shown}: schema at {migrations_head()}")

@@ -28,7 +28,7 @@ def import_cards(
         "or ./meadow-data).",
     ),
 ) -> None:
-    """Replace stand-in card values with printed ones (columns: docs/mystic-vale-cards.md)."""
+    """Replace stand-in card values with printed ones (columns: `meadow docs mystic-vale-cards`)."""
     root = out or data.folder() or Path("meadow-data")
     target = root / "mystic_vale"
     check_writable_folder(target, "--out" if out else f"{data.ENV} folder")

@@ -55,6 +55,7 @@ def play(
         raise MeadowError(f"--seat {seat}: seats are 0..{players - 1}")
     opponent = make_player(bot, trust_imports=True)  # the person at this terminal chose it
     check_offered(bot.strip(), game.id)
+    check_budget(bot.strip())
     if save is not None:
         check_writable_file(save, "--save")
     record, state = GameRecord.start(
@@ -68,21 +69,56 @@ def play(
         else f"{players} players; you are seat {seat}, against {opponent.name}"
     )
     console.print(f"[bold]{game.title}[/bold], {who}. {help_text}")
-    while not state.is_over:
-        if state.to_move == seat:
-            action = _ask(game, state, seat, record, help_text)
-            if action is None:
-                _finish_early(record, save)
-                return
-        else:
-            action = opponent.choose(observe(state, state.to_move), opponents)
-        events = state.apply(action)
-        record.add(action)
-        _show_events(game, events, seat)
+    try:
+        while not state.is_over:
+            if state.to_move == seat:
+                action = _ask(game, state, seat, record, help_text)
+                if action is None:
+                    _finish_early(record, save)
+                    return
+            else:
+                action = opponent.choose(observe(state, state.to_move), opponents)
+            events = state.apply(action)
+            record.add(action)
+            _show_events(game, events, seat)
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM, at the prompt or while a bot thinks: the record is kept as
+        # `quit` keeps it, then the command line says "interrupted". A move is recorded
+        # only once applied, so the record replays whenever it came.
+        _finish_early(record, save)
+        raise
     console.print(game.render_text(state.view(seat)), markup=False)
     _show_result(state.result(), seat)
     if save is not None:
         _save_at_end(record, save, "")
+
+
+def check_budget(spec: str) -> None:
+    """Refuse a think longer than any server may allow (MEADOW_BOT_MAX_SECONDS at most, and
+    its iterations likewise): a slip (mcts:3000s for mcts:3000) would leave the person
+    waiting for an hour a move."""
+    from meadow.server.settings import BOT_MOST_ITERATIONS, BOT_MOST_SECONDS
+
+    kind, _, rest = spec.partition(":")
+    for part in rest.split(":"):
+        if part.endswith("s") and _number(part[:-1]) > BOT_MOST_SECONDS:
+            raise MeadowError(
+                f"--bot {spec}: a computer thinks {BOT_MOST_SECONDS:g} s a move at most "
+                "(the most MEADOW_BOT_MAX_SECONDS allows a server)"
+            )
+    iterations = rest.split(":")[0]
+    if kind == "mcts" and iterations.isdigit() and int(iterations) > BOT_MOST_ITERATIONS:
+        raise MeadowError(
+            f"--bot {spec}: a computer searches {BOT_MOST_ITERATIONS:,} iterations a move "
+            "at most (the most MEADOW_BOT_MAX_ITERATIONS allows a server)"
+        )
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0  # not a budget: make_player has judged it
 
 
 def _ask(game: Game, state: State, seat: int, record: GameRecord, help_text: str) -> Action | None:

@@ -18,7 +18,7 @@ app.add_typer(renature, name="renature")
 @renature.command("check-board")
 def check_board(
     path: Path = typer.Argument(
-        ..., metavar="FILE", help="A board file (docs/renature-boards.md)."
+        ..., metavar="FILE", help="A board file (`meadow docs renature-boards`)."
     ),
 ) -> None:
     """Check a board file and print it as a text map."""

@@ -18,7 +18,7 @@ def score(
     game_id: str = typer.Argument(..., metavar="GAME", help="A game with a calculator."),
     board_path: Path = typer.Argument(..., metavar="BOARD.json", help="The board to score."),
 ) -> None:
-    """Score one board and print the breakdown as JSON (format: docs/harmonies-calculator.md)."""
+    """Score one board and print the breakdown as JSON (`meadow docs harmonies-calculator`)."""
     game = games.get(game_id)
     try:
         raw = board_path.read_bytes()

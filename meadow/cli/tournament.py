@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import signal
 import tempfile
 import traceback
 from collections.abc import Callable, Iterable, Iterator
@@ -161,7 +162,7 @@ def tournament(
     scores: list[list[int]] = [[] for _ in specs]
     with progress(f"{game.title}: {' vs '.join(specs)}", n) as advance:
         if jobs > 1:
-            with multiprocessing.Pool(jobs) as pool:
+            with multiprocessing.Pool(jobs, initializer=_worker) as pool:
                 outcomes = list(_tracked(pool.imap_unordered(play_match, matches), advance))
         else:
             outcomes = list(_tracked(map(play_match, matches), advance))
@@ -185,6 +186,15 @@ def tournament(
             f"{fmean(scores[b]):.1f}",
         )
     console.print(table)
+
+
+def _worker() -> None:
+    """In a pool's process: Ctrl-C at a terminal reaches every process of the group, and each
+    worker printed its traceback; the parent alone answers it, and stops the pool. SIGTERM
+    (how the pool stops its workers) ends a worker at once, not as the parent's handler
+    inherited through fork would."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _tracked(results: Iterable[T], advance: Callable[[], None]) -> Iterator[T]:

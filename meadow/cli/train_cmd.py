@@ -57,12 +57,12 @@ def train(
     """Learn GAME's evaluation and a policy by self-play, on the CPU, and write the model to
     OUT (resumable: run the same command again to go on where it stopped). A host whose game
     data differs from the packaged data (printed cards, a real board) retrains this way and
-    sets MEADOW_MODELS=OUT for the server. Needs PyTorch: pip install 'meadow[train]'."""
+    sets MEADOW_MODELS=OUT for the server. Needs PyTorch: pip install 'meadow-tabletop\\[train]'."""
     try:
         import torch  # noqa: F401
     except ImportError:
         raise MeadowError(
-            "meadow train needs PyTorch's CPU build: pip install 'meadow[train]' "
+            "meadow train needs PyTorch's CPU build: pip install 'meadow-tabletop[train]' "
             "(pip install torch==2.13.0 on the project's machine)"
         ) from None
     from meadow.rl.players import make_player

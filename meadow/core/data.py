@@ -152,9 +152,22 @@ def _fingerprint(package: str, game_id: str, drop_ins: bool, root: str | None) -
         # the facts, not their layout: a file saved again with other spacing is the same; a
         # broken drop-in keeps its bytes, and the game's own check names what is wrong
         with contextlib.suppress(ValueError):
-            raw = json.dumps(json.loads(raw), sort_keys=True).encode()
+            raw = json.dumps(_played(json.loads(raw)), sort_keys=True).encode()
         digest.update(entry.name.encode() + b"\0" + raw + b"\0")
     return digest.hexdigest()[:16]
+
+
+# Keys that tell a page how to present a record, never what the game plays by: giving one
+# does not make a model stale.
+PRESENTATION_KEYS = frozenset({"name_language"})
+
+
+def _played(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _played(v) for k, v in value.items() if k not in PRESENTATION_KEYS}
+    if isinstance(value, list):
+        return [_played(v) for v in value]
+    return value
 
 
 def source(game_id: str, name: str) -> str:

@@ -78,6 +78,12 @@ class Encoder(ABC):
     # would learn that a lead tends to shrink (luck does not last), which a search would take
     # for a reason not to score.
     points_blocks: ClassVar[dict[str, int | None]] = {}
+    # Blocks of shape (seats, labels, ...) whose labels mean nothing by themselves (Mystic
+    # Vale's cards c1-c20: which of a druid's cards is "c3" is an accident of the deal).
+    # They share one order per seat. A learned value is taught on observations with each
+    # seat's labels shuffled (`Encoding.relabelled`): a position told apart from another by
+    # its labels alone is one a search would chase noise in.
+    labelled_blocks: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, players: int, options: GameOptions) -> None:
         self.players = players
@@ -250,6 +256,27 @@ class Encoding:
     def unflatten(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The blocks of an observation array by name, reshaped (views, not copies)."""
         return {name: observation[a:b].reshape(shape) for name, a, b, shape in self._slices}
+
+    def relabelled(self, observations: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A copy of a batch of observations (rows) with each row's and seat's labels in
+        `Encoder.labelled_blocks` put in a random order: the same position, told by other
+        labels. Without such blocks, the batch itself."""
+        names = self.encoder.labelled_blocks
+        if not names:
+            return observations
+        rows = len(observations)
+        seats, labels = self._by_name[names[0]][3][:2]
+        orders = rng.permuted(np.broadcast_to(np.arange(labels), (rows, seats, labels)), axis=2)
+        found = observations.copy()
+        for name in names:
+            _, start, stop, shape = self._by_name[name]
+            if shape[:2] != (seats, labels):
+                raise RuntimeError(f"labelled block {name} is not of shape (seats, labels, ...)")
+            block = observations[:, start:stop].reshape(rows, *shape)
+            index = orders.reshape(rows, seats, labels, *(1,) * (len(shape) - 2))
+            moved = np.take_along_axis(block, index, axis=2)
+            found[:, start:stop] = moved.reshape(rows, stop - start)
+        return found
 
     def points_columns(self) -> list[int]:
         """The observation's numbers that are points already scored (`points_blocks`)."""

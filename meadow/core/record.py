@@ -148,12 +148,30 @@ class GameRecord:
     @classmethod
     def load(cls, path: Path) -> GameRecord:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
         except OSError as exc:
             raise RecordError(f"cannot read {path}: {exc.strerror}") from None
+        known = backup_kind(raw)
+        if known is not None:
+            raise RecordError(f"{path} is {known}, not a game record")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise RecordError(f"{path} is not a game record (not UTF-8 text)") from None
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path} is not JSON: {exc}") from None
         return cls.from_json(data)
+
+
+def backup_kind(raw: bytes) -> str | None:
+    """What a file is, by its first bytes, when it is a server's database or backup (the
+    files a host has beside the records): given to a command that reads something else,
+    it is named, with the command that reads it."""
+    if raw.startswith(b"SQLite format 3\x00"):
+        return "an SQLite database (a server's, or a `meadow backup`; `meadow restore` reads it)"
+    if raw.startswith(b"PGDMP"):
+        return "a PostgreSQL backup (pg_dump's; `meadow restore` reads it)"
+    return None
 
 
 def _play(state: State, index: int, text: str) -> tuple[Action, list[Event]]:

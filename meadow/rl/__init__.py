@@ -1,4 +1,4 @@
-"""The research API: Meadow's games for PettingZoo, Gymnasium and OpenSpiel (`meadow[rl]`).
+"""The research API: Meadow's games for PettingZoo, Gymnasium and OpenSpiel (`meadow-tabletop[rl]`).
 
     import meadow.rl
     env = meadow.rl.env("harmonies", players=2)        # PettingZoo AEC environment

@@ -28,6 +28,6 @@ def make_player(spec: str, trust_imports: bool = False) -> Bot:
         from meadow.rl.policy_bot import policy_bot
     except ImportError as exc:
         raise MeadowError(
-            f"policy bots need the research extra (pip install 'meadow[rl]'): {exc}"
+            f"policy bots need the research extra (pip install 'meadow-tabletop[rl]'): {exc}"
         ) from None
     return policy_bot(spec.removeprefix("policy:"), trust_imports)

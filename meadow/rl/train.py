@@ -7,7 +7,7 @@ opponents asked for, and the evaluation inside greedy (`greedy:eval=learned` aga
 `greedy`). Each round's games and a line of the learning curve are written as the round
 ends, so a run cut short resumes at the round it was in; the same seed plays the same games.
 
-PyTorch is needed only here (`pip install 'meadow[train]'`); playing with a model needs
+PyTorch is needed only here (`pip install 'meadow-tabletop[train]'`); playing with a model needs
 numpy alone.
 """
 
@@ -259,7 +259,7 @@ class Trainer:
         value_rows = np.flatnonzero(~held_rows)
         policy_examples = np.flatnonzero(~held_rows[data.chosen_rows])
         observations = torch.from_numpy(data.observations.astype(np.float32))
-        seen = self._value_inputs(observations)
+        seen = self._value_inputs(observations).numpy()
         targets = torch.from_numpy(data.targets / self.scale)
         # a little weight decay: the targets are mostly chance, and a small network still fits it
         value_opt = torch.optim.AdamW(
@@ -269,9 +269,9 @@ class Trainer:
         generator = np.random.default_rng(self.plan.seed + len(data))
         for _ in range(self.plan.epochs):
             for batch in _batches(value_rows, self.plan.batch, generator):
-                index = torch.from_numpy(batch)
-                guess = self.value(seen[index])[:, 0]
-                loss = torch.nn.functional.smooth_l1_loss(guess, targets[index])
+                shown = self.coding.relabelled(seen[batch], generator)
+                guess = self.value(torch.from_numpy(shown))[:, 0]
+                loss = torch.nn.functional.smooth_l1_loss(guess, targets[torch.from_numpy(batch)])
                 value_opt.zero_grad()
                 loss.backward()
                 value_opt.step()

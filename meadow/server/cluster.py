@@ -155,7 +155,7 @@ class RedisCluster:
 
     def __init__(self, url: str, lease_ms: int = 5000, name: str = "meadow") -> None:
         """`name`: the site; several sites may share one Redis under different names."""
-        import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
+        import redis  # only a cluster needs it: `pip install 'meadow-tabletop[cluster]'`
 
         self.channel_prefix = f"{name}:table:"  # + a table's number: that table's news
         self.hosts_key = f"{name}:hosts"  # table -> the process that hosts it

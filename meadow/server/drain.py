@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -133,6 +134,18 @@ class MeadowServer(uvicorn.Server):
         self.drain = drain
         self.tables = tables
         self.draining: asyncio.Task[float] | None = None
+        self.stopped_by: int | None = None  # the first signal that stopped it, if one did
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        with super().capture_signals():
+            yield
+            # uvicorn raises every signal it caught again once stopped, inside the event
+            # loop: a second Ctrl-C (the one that hurries the stop) became a KeyboardInterrupt
+            # in the lifespan's clean-up, with two tracebacks. `meadow serve` says how it
+            # ended instead, from `stopped_by`.
+            self.stopped_by = next(iter(self._captured_signals), None)
+            self._captured_signals.clear()
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         # A signal handler: only flags here. The drain itself starts at the next tick.
@@ -154,6 +167,15 @@ class MeadowServer(uvicorn.Server):
         # What is left of the drain's time bounds uvicorn's wait for the requests under way.
         self.config.timeout_graceful_shutdown = int(left + 0.999)
         return True
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().shutdown(sockets)
+        if self.force_exit:
+            # uvicorn skips the app's own stop after a second Ctrl-C, but Meadow's commits
+            # the move log's last lines and hands the tables over (bounded by the drain's
+            # time): a hurried stop keeps them too, and its cancelled lifespan no longer
+            # logs a traceback.
+            await self.lifespan.shutdown()
 
     def _stop_listening(self) -> None:
         for server in self.servers:

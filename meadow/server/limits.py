@@ -232,7 +232,7 @@ class Shared:
 
     def __init__(self, url: str, site: Callable[[], str]) -> None:
         """`site`: the site's name in Redis, asked for when the first count needs it."""
-        import redis  # only a cluster needs it: `pip install 'meadow[cluster]'`
+        import redis  # only a cluster needs it: `pip install 'meadow-tabletop[cluster]'`
 
         # Making the client connects nothing: a Redis that is down fails counts, not start.
         self._redis = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)

@@ -35,6 +35,9 @@ class Listener:
     # The token hash of the session it was opened in: once that session ends (a sign-out
     # everywhere, a reset, an undone address change), so does the socket (`moderation`).
     session: str | None = None
+    # The view this socket was last sent: (its seat, the move number), so that the next
+    # line's news may patch it (`Telling.tell`); None: none, or not known.
+    seen: tuple[int | None, int] | None = None
 
     def end(self, reason: str) -> None:
         """Close the socket once what is queued has gone: its person may no longer hear the
@@ -115,6 +118,9 @@ class LiveTable:
     listeners: list[Listener] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)  # the latest lines (`server.chat`)
     chat_seen: int = 0  # the number of the last chat line told here
+    # The view last built for each seat (None: the spectators) and the move it is of: what
+    # the next line's patch for that seat is worked out from (`Telling.tell`).
+    views: dict[int | None, tuple[int, dict[str, Any]]] = field(default_factory=dict)
 
     def seat_of(self, user_id: int | None) -> int | None:
         for number, (user, _bot) in enumerate(self.seats):

@@ -51,6 +51,22 @@ log = logging.getLogger("meadow.server")
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
+# Said at every start while the site has no admin: the command is in no page a host sees.
+FIRST_ADMIN = (
+    "no admin yet: sign up in the browser, then `meadow admin make-admin NAME` makes "
+    "you one (docs/operations.md, first run)"
+)
+
+
+def _has_admin(db: Database) -> bool:
+    from sqlalchemy import select
+
+    from meadow.store.models import User
+
+    with db.open() as session:
+        return session.scalar(select(User.id).where(User.is_admin).limit(1)) is not None
+
+
 def create_app(config: Settings | None = None) -> FastAPI:
     config = config or get_settings()
 
@@ -60,6 +76,8 @@ def create_app(config: Settings | None = None) -> FastAPI:
         db = Database(config.database())
         db.migrate()
         app.state.db = db
+        if not _has_admin(db):
+            log.info("%s", FIRST_ADMIN)
         mailer = Mailer(config)
         app.state.mailer = mailer
         cluster: Alone | RedisCluster = Alone()

@@ -11,6 +11,7 @@ from typing import Any
 
 from meadow.core.actions import Action, Event
 from meadow.core.game import State
+from meadow.server import patch
 
 KINDS = frozenset({"sync", "move", "undo", "seat", "ack", "error", "chat", "chat_hidden"})
 
@@ -21,16 +22,20 @@ def message(kind: str, **fields: Any) -> dict[str, Any]:
     return {"kind": kind, **fields}
 
 
-def position(state: State, seat: int | None, moves_made: int) -> dict[str, Any]:
-    """Where the game stands for `seat`: its view, whose turn, and its own choices, both in
-    notation (`legal`) and structured (`choices`, what a page needs to offer them as clicks)."""
+def position(
+    state: State, seat: int | None, moves_made: int, view: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Where the game stands for `seat`: its view (`view`, if built already), whose turn,
+    and its own choices, in notation (`legal`) and structured (`choices`, what a page needs
+    to offer them as clicks: `choices[i]` is `legal[i]`'s fields, its notation left out,
+    since `legal[i]` is that already)."""
     mine = seat is not None and state.to_move == seat
     legal = state.legal_actions() if mine else []
     data: dict[str, Any] = {
         "move": moves_made,
         "to_move": state.to_move,
         "over": state.is_over,
-        "view": state.view(seat),
+        "view": state.view(seat) if view is None else view,
         "legal": [str(a) for a in legal],
         "choices": [_choice(a) for a in legal],
     }
@@ -43,7 +48,7 @@ def position(state: State, seat: int | None, moves_made: int) -> dict[str, Any]:
 def _choice(action: Action) -> dict[str, Any]:
     # Actions are frozen values and the same few recur move after move: build each form once.
     # Callers only serialise the result, never change it.
-    return action.to_json()
+    return {key: value for key, value in action.to_json().items() if key != "text"}
 
 
 def move_events(events: list[Event], seat: int | None) -> list[dict[str, Any]]:
@@ -65,10 +70,15 @@ def log_line(entry: Any, seat: int | None) -> dict[str, Any]:
 
 
 def undo_message(
-    state: State, seat: int | None, number: int, mover: int, undone: int
+    state: State,
+    seat: int | None,
+    number: int,
+    mover: int,
+    undone: int,
+    view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     return message(
-        "undo", number=number, seat=mover, undoes=undone, **position(state, seat, number)
+        "undo", number=number, seat=mover, undoes=undone, **position(state, seat, number, view)
     )
 
 
@@ -80,15 +90,25 @@ def move_message(
     action_text: str,
     events: list[Event],
     note: str | None = None,
+    view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     fields: dict[str, Any] = {
         "number": number,
         "seat": mover,
         "events": move_events(events, seat),
-        **position(state, seat, number),
+        **position(state, seat, number, view),
     }
     if seat == mover:
         fields["action"] = action_text
     if note:
         fields["note"] = note
     return message("move", **fields)
+
+
+def patched(news: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """A move's news with its view given as the patch from `before`, the view of the same
+    recipient that the socket holds (`meadow.server.patch`): the move's events and the
+    mover's choices as they are, the view's few changes instead of the whole of it."""
+    fields = {key: value for key, value in news.items() if key != "view"}
+    fields["patch"] = patch.diff(before, news["view"])
+    return fields

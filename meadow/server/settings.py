@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Upper bounds: a setting past them is a slip (a unit mistaken, a zero too many), refused at
+# start rather than a server that never limits or waits for days.
+MOST_PER_WINDOW = 1_000_000  # rate limits, queues and sockets (tests set up to a million)
+BOT_MOST_SECONDS = 600.0  # the longest think a server may allow; `meadow play` keeps to it
+BOT_MOST_ITERATIONS = 1_000_000
 
 
 class Settings(BaseSettings):
@@ -20,31 +29,34 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(8000, ge=1, le=65535)
     secure_cookies: bool = Field(False, description="Send cookies over HTTPS only.")
-    session_days: int = 30
+    session_days: int = Field(30, ge=1, le=3650)
     guests: bool = Field(True, description="Allow play without an account.")
     login_failures_per_name_and_address: int = Field(
         10,
         ge=1,
+        le=MOST_PER_WINDOW,
         description="Failed log-ins for one name from one address, in login_failure_minutes; "
         "then 429 for that name from that address (other addresses log in as before).",
     )
     login_failures_per_name: int = Field(
         100,
         ge=1,
+        le=MOST_PER_WINDOW,
         description="Failed log-ins for one name from all addresses, in login_failure_minutes; "
         "then 429 for that name, except from browsers that logged in to it before.",
     )
     login_failures_per_address: int = Field(
         50,
         ge=1,
+        le=MOST_PER_WINDOW,
         description="Failed log-ins from one address whatever the names (one password tried "
         "on many names), in login_failure_minutes; then 429 for that address.",
     )
     login_failure_minutes: int = Field(
-        5, ge=1, description="The window the failed log-ins are counted in."
+        5, ge=1, le=24 * 60, description="The window the failed log-ins are counted in."
     )
     password_hashing_concurrency: int = Field(
-        2, ge=1, description="Passwords hashed or checked at once (each takes a core)."
+        2, ge=1, le=1024, description="Passwords hashed or checked at once (each takes a core)."
     )
     password_hash_memory_kib: int = Field(
         65536,
@@ -63,36 +75,58 @@ class Settings(BaseSettings):
     password_hashing_queue: int = Field(
         32,
         ge=0,
+        le=MOST_PER_WINDOW,
         description="Sign-ups and log-ins waiting for a hashing slot; more get 503 at once.",
     )
     signups_per_address_per_hour: int = Field(
-        10, ge=1, description="New accounts from one address in an hour; then 429."
+        10,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="New accounts from one address in an hour; then 429.",
     )
     guests_per_address_per_hour: int = Field(
-        10, ge=1, description="Guest accounts from one address in an hour; then 429."
+        10,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="Guest accounts from one address in an hour; then 429.",
     )
     tables_per_address_per_hour: int = Field(
-        30, ge=1, description="New tables from one address in an hour; then 429."
+        30,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="New tables from one address in an hour; then 429.",
     )
     open_tables_per_host: int = Field(
-        3, ge=1, description="Open (not yet started) tables one person may host; then 409."
+        3, ge=1, le=1000, description="Open (not yet started) tables one person may host; then 409."
     )
     chat_lines_per_minute: int = Field(
-        10, ge=1, description="Chat messages one person may write in a minute; then 429."
+        10,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="Chat messages one person may write in a minute; then 429.",
     )
     chat_lines_per_table_per_minute: int = Field(
-        30, ge=1, description="Chat messages everyone may write at one table in a minute; then 429."
+        30,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="Chat messages everyone may write at one table in a minute; then 429.",
     )
     chat_lines_per_address_per_minute: int = Field(
-        20, ge=1, description="Chat messages people at one address may write in a minute; then 429."
+        20,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="Chat messages people at one address may write in a minute; then 429.",
     )
     guest_days: int = Field(
-        7, ge=1, description="A guest account without a seat is deleted after so many idle days."
+        7,
+        ge=1,
+        le=3650,
+        description="A guest account without a seat is deleted after so many idle days.",
     )
     open_table_hours: int = Field(
-        24, ge=1, description="An open table untouched for so many hours is abandoned."
+        24, ge=1, le=24 * 365, description="An open table untouched for so many hours is abandoned."
     )
-    max_body_bytes: int = 64 * 1024
+    max_body_bytes: int = Field(64 * 1024, ge=16 * 1024, le=64 * 1024 * 1024)
     smtp_host: str | None = Field(None, description="SMTP server for notices; none: no e-mail.")
     smtp_port: int = Field(25, ge=1, le=65535)
     smtp_user: str | None = Field(None, description="If set: STARTTLS, then log in.")
@@ -115,26 +149,34 @@ class Settings(BaseSettings):
     mails_per_account_per_hour: int = Field(
         3,
         ge=1,
+        le=1000,
         description="Reset and confirmation e-mails to one account in an hour; a reset asked "
         "for beyond it sends nothing (the answer stays the same), a confirmation gets 429.",
     )
     resets_per_address_per_hour: int = Field(
-        10, ge=1, description="Password resets asked for from one address in an hour; then 429."
+        10,
+        ge=1,
+        le=MOST_PER_WINDOW,
+        description="Password resets asked for from one address in an hour; then 429.",
     )
-    bot_workers: int = Field(2, description="Processes that think for the bots.")
+    bot_workers: int = Field(2, ge=1, le=256, description="Processes that think for the bots.")
     idle_table_seconds: float = Field(
         600,
         ge=1,
+        le=7 * 24 * 3600,
         description="A running table with no move and no look this long, nobody watching and "
         "a person to move, leaves memory (rebuilt from its log when opened).",
     )
     bot_max_iterations: int = Field(
-        2000, ge=1, description="The largest MCTS budget in iterations a table may seat."
+        2000,
+        ge=1,
+        le=BOT_MOST_ITERATIONS,
+        description="The largest MCTS budget in iterations a table may seat.",
     )
     bot_max_seconds: float = Field(
         3.0,
         gt=0,
-        le=600,
+        le=BOT_MOST_SECONDS,
         description="The largest MCTS budget in seconds a table may seat; no bot's think "
         "lasts longer, whatever it was given.",
     )
@@ -194,7 +236,10 @@ class Settings(BaseSettings):
         "'meadow-' and an id made once per database, so that two sites never share one.",
     )
     lease_ms: int = Field(
-        5000, description="How long a table's host may be silent before another adopts it."
+        5000,
+        ge=100,
+        le=600_000,
+        description="How long a table's host may be silent before another adopts it.",
     )
     log_format: Literal["text", "json"] = Field(
         "text",
@@ -239,6 +284,7 @@ class Settings(BaseSettings):
     max_connections: int = Field(
         10_000,
         ge=1,
+        le=1_000_000,
         description="Connections one process serves at once, HTTP and WebSocket; a request "
         "beyond them gets 503. Lowered at start to half the open-file limit if that is less "
         "(with a warning).",
@@ -246,12 +292,14 @@ class Settings(BaseSettings):
     sockets_per_person: int = Field(
         20,
         ge=1,
+        le=MOST_PER_WINDOW,
         description="Table sockets one person may hold open on one process; more are closed "
         "with 4429 and the reason.",
     )
     sockets_per_address: int = Field(
         100,
         ge=1,
+        le=MOST_PER_WINDOW,
         description="Table sockets one address may hold open on one process, signed in or "
         "not; more are closed with 4429 and the reason.",
     )
@@ -267,6 +315,7 @@ class Settings(BaseSettings):
         from sqlalchemy.exc import ArgumentError, NoSuchModuleError
 
         try:
+            url = _postgres_driver(url)
             make_url(url).get_dialect().import_dbapi()
         except ArgumentError:
             raise ValueError(
@@ -278,15 +327,75 @@ class Settings(BaseSettings):
             raise ValueError(f"the database driver is not installed ({exc})") from None
         return url
 
+    @field_validator("redis_url")
+    @classmethod
+    def _usable_redis(cls, url: str | None) -> str | None:
+        """A Redis URL, and the package that speaks to it: refused at start, not by the
+        first request that counts a limit."""
+        if url is None:
+            return None
+        scheme = url.partition("://")[0]
+        if scheme not in ("redis", "rediss", "unix"):
+            raise ValueError(f"{url!r} is not a Redis URL (redis://host:6379/0)")
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            raise ValueError(
+                "the redis package is not installed: pip install 'meadow-tabletop[cluster]'"
+            ) from None
+        return url
+
+    @field_validator("public_url")
+    @classmethod
+    def _web_address(cls, url: str) -> str:
+        if not url.startswith(("http://", "https://")):
+            raise ValueError(f"{url!r} is not an address a browser opens (https://...)")
+        return url
+
     def database(self) -> str:
         if self.database_url:
             return self.database_url
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        # Made here, private: SQLite would make it readable by every local user (the umask's
+        # 0644), password hashes and e-mail addresses inside. Its -wal and -shm files take
+        # the database file's mode; backups are 0600 too.
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(self.sqlite_file(), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        _keep_private(self.sqlite_file())
         return f"sqlite:///{self.sqlite_file().resolve()}"
 
     def sqlite_file(self) -> Path:
         """The SQLite database in the data directory (used when no database_url is set)."""
         return self.data_dir / "meadow.sqlite3"
+
+
+def _keep_private(database: Path) -> None:
+    """A database made before Meadow made it private (0644, or by another tool) is made so,
+    with a line in the log: every local user could read its password hashes and addresses."""
+    mode = database.stat().st_mode & 0o777
+    if mode & 0o077:
+        database.chmod(0o600)
+        logging.getLogger("meadow.server").warning(
+            "%s was readable by others (%o): now by its owner only (600)", database, mode
+        )
+
+
+def _postgres_driver(url: str) -> str:
+    """`url` with a PostgreSQL driver that is installed: SQLAlchemy 2.1 reads a plain
+    postgresql:// as psycopg 3, the `postgres` extra installs psycopg2, and many hosts
+    write postgres:// (Heroku's form), which SQLAlchemy does not read at all."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme not in ("postgresql", "postgres"):
+        return url
+    import importlib.util
+
+    for module, driver in (("psycopg", "psycopg"), ("psycopg2", "psycopg2")):
+        if importlib.util.find_spec(module) is not None:
+            return f"postgresql+{driver}://{rest}"
+    raise ValueError(
+        "no PostgreSQL driver is installed: pip install 'meadow-tabletop[postgres]' "
+        "(psycopg2; the URL may then start postgresql:// or postgresql+psycopg2://)"
+    )
 
 
 @lru_cache

@@ -4,6 +4,7 @@ budget, so it must not share the process that answers people."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -77,6 +78,10 @@ def _kept(game_id: str, bot_name: str, seat: int) -> Bot:
 def leave_with(server: int) -> None:
     """In a bot worker: exit once the server that started it is gone. A server killed
     outright (SIGKILL, out of memory) cannot stop its workers, and they would linger."""
+
+    # Ctrl-C at a terminal reaches every process of the group: the server stops its workers
+    # itself, and a worker interrupted mid-think would print a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == server:

@@ -19,7 +19,9 @@ def test_players_who_think_offer_no_more_moves_than_their_thinking_allows():
     )
     assert "200 ms to think before each move" in run.stdout
     row = next(line for line in run.stdout.splitlines() if re.match(r"\| [\d,]+ \| \d", line))
-    moves, per_second = (float(cell.replace(",", "")) for cell in row.split("|")[1:3])
+    cells = [float(cell.strip().split()[0].replace(",", "")) for cell in row.split("|")[1:-1]]
+    moves, per_second, wire = cells[0], cells[1], cells[-1]
     assert moves > 0
+    assert "bytes a move a socket" in run.stdout and wire > 0
     # Two tables, one move on its way at each at a time, each after 200 ms of thought.
     assert per_second <= 2 / 0.2

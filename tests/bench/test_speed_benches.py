@@ -3,12 +3,17 @@ of a search adding up, and the timers taken off again afterwards."""
 
 from __future__ import annotations
 
+import json
+import zlib
+
+from bench import learned_ties, turns
 from bench import reply as reply_bench
-from bench import turns
+from bench import rl as rl_bench
 from bench.engine import copy_costs, measure
 from bench.search import GAME_PARTS, PARTS, STATE_PARTS, shares
 from meadow import games
 from meadow.bots import ReplyBot, reply
+from meadow.core.rng import Rng
 
 
 def test_the_engine_bench_counts_games_decisions_and_copies():
@@ -50,3 +55,39 @@ def test_the_reply_bench_counts_the_candidates_worlds_and_unwinds_its_timer():
     counted = [row for third in thirds for row in third]
     assert counted and all(worlds == 2 and seconds > 0 for worlds, seconds in counted)
     assert reply.weigh is weigh
+
+
+def test_the_research_api_bench_times_the_apis_own_calls_inside_each_game():
+    alone = rl_bench.engine("topiary", 0.05)
+    for api in (rl_bench.pettingzoo, rl_bench.gymnasium, rl_bench.openspiel):
+        steps, played, elapsed, inside = api("topiary", 0.05)
+        assert steps > 10 and played >= 1  # whole games
+        assert 0 < inside < elapsed  # the agent's pick and the loop are outside
+        cells = rl_bench._row("topiary", "api", (steps, played, elapsed, inside), alone)
+        whole, calls = (float(cell) for cell in cells.strip("| ").split(" | ")[-2:])
+        assert calls > 0 and whole > 0
+    row = rl_bench._row("topiary", "engine only", alone, alone)
+    assert row.endswith("| 1.00 | 1.00 |")
+
+
+def test_the_ties_bench_measures_what_a_correction_adds_between_positions_judged_alike():
+    game = games.get("mystic_vale")
+    state = game.setup(2, seed=3)
+    rng = Rng(3)
+    while state.phase != "sleeve" or len(state.legal_actions()) < 3:  # a card to choose
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+
+    class Hand:  # the hand-written evaluation itself: nothing added, no spread
+        evaluate = staticmethod(game.evaluate)
+
+    class Noisy:  # the hand-written evaluation plus a different amount per position
+        @staticmethod
+        def evaluate(world):
+            values = game.evaluate(world)
+            told = json.dumps(world.to_json(), sort_keys=True).encode()
+            return [values[0] + zlib.crc32(told) % 7, *values[1:]]
+
+    assert learned_ties.tied_spreads(game, Hand(), state) == [0.0]
+    (spread,) = learned_ties.tied_spreads(game, Noisy(), state)
+    assert spread > 0

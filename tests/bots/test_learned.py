@@ -188,6 +188,26 @@ def test_the_same_game_data_saved_again_keeps_its_model(models, tmp_path_factory
     assert status("renature")["learned"] == "in use"
 
 
+def test_a_name_given_its_language_keeps_the_model(models, tmp_path_factory, monkeypatch):
+    """The language a card's name is written in is for the page: a host's file that says it
+    changes no fact the game plays by; a changed cost in the same file does."""
+    random_model(encoding("mystic_vale", 2), models)
+    source = Path(__file__).parents[2] / "meadow/games/mystic_vale/data/vales.json"
+    vales = json.loads(source.read_text(encoding="utf-8"))
+    drop_ins = tmp_path_factory.mktemp("game-data")
+    (drop_ins / "mystic_vale").mkdir()
+    vales["vales"][0]["name_language"] = "en"
+    (drop_ins / "mystic_vale" / "vales.json").write_text(json.dumps(vales), encoding="utf-8")
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(drop_ins))
+    assert status("mystic_vale")["learned"] == "in use"
+    vales["vales"][0]["end_vp"] += 1
+    other = tmp_path_factory.mktemp("game-data")
+    (other / "mystic_vale").mkdir()
+    (other / "mystic_vale" / "vales.json").write_text(json.dumps(vales), encoding="utf-8")
+    monkeypatch.setenv("MEADOW_GAME_DATA", str(other))
+    assert status("mystic_vale")["learned"] == "stale"
+
+
 def test_a_model_of_other_game_data_is_refused_and_the_bots_fall_back(
     models, tmp_path_factory, monkeypatch, caplog
 ):

@@ -17,6 +17,8 @@ from meadow.core.rng import Rng
 # discard pile empty, two cards that discard a card from the field (Achtsame Eule, Totholz-
 # Ernterin). Push one, discard the other, reveal it from the reshuffled discard, push it,
 # discard the first, ...: `hard` went round this for 450 decisions, and the game for ever.
+# Its vale cards were renamed, level for level, when the public list's vales replaced the
+# stand-ins (2026-12-02); the circle is in the advancements.
 CYCLE = Path(__file__).parent / "data" / "mystic_vale_cycle.json"
 
 

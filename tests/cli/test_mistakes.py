@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -291,13 +292,13 @@ def test_import_cards_refuses_cells_beyond_the_header(capsys, monkeypatch, tmp_p
         ),
         (["--data-dir", "a-file/data"], {}, "--data-dir a-file/data: a-file is a file"),
         ([], {"MEADOW_DATA_DIR": "a-file/data"}, "MEADOW_DATA_DIR a-file/data: a-file is a file"),
-        (["--port", "99999"], {}, "--port: Input should be less than or equal to 65535"),
-        ([], {"MEADOW_PORT": "0"}, "MEADOW_PORT: Input should be greater than or equal to 1"),
-        ([], {"MEADOW_SMTP_PORT": "70000"}, "MEADOW_SMTP_PORT: Input should be less than"),
+        (["--port", "99999"], {}, "--port 99999: out of range, 1 to 65535"),
+        ([], {"MEADOW_PORT": "0"}, "MEADOW_PORT 0: out of range, 1 to 65535"),
+        ([], {"MEADOW_SMTP_PORT": "70000"}, "MEADOW_SMTP_PORT 70000: out of range, 1 to 65535"),
         (
             [],
             {"MEADOW_PASSWORD_HASH_MEMORY_KIB": "1024"},
-            "MEADOW_PASSWORD_HASH_MEMORY_KIB: Input should be greater than or equal to 19456",
+            "MEADOW_PASSWORD_HASH_MEMORY_KIB 1024: out of range, 19456 to 1048576",
         ),
     ],
 )
@@ -338,9 +339,16 @@ def _drop_in(tmp_path: Path, game: str, name: str, text: str) -> Path:
             "harmonies",
             "animal_cards.json",
             '{"cards": [{"id": 1}]}',
-            "animal_cards.json or ",
+            "animal_cards.json: cards[0].name: Field required",
         ),
-        ("harmonies", "boards.json", '{"A": {}}', "boards.json: missing field 'cells'"),
+        (
+            "harmonies",
+            "spirit_cards.json",
+            '{"cards": [{"id": 33, "name": "Lion", "cells": [], "cubes": 1}]}',
+            "spirit_cards.json: cards[0].cells: List should have at least 1 item",
+        ),
+        ("harmonies", "boards.json", '{"A": 3}', "boards.json: A: Input should be"),
+        ("harmonies", "boards.json", '{"A": {}}', "boards.json: A.num_spaces: Field required"),
         ("harmonies", "spirit_cards.json", "[1, 2", "spirit_cards.json: not valid JSON"),
     ],
 )
@@ -478,7 +486,7 @@ def test_mystic_vale_text_has_no_python_notation(capsys, monkeypatch):
     assert "Final scores" in out or "left unfinished" in out
     for python in ("{'", "['", "[]", "kept ["):
         assert python not in out, python
-    assert "(2 wild)" in out or "(2 sky)" in out  # vale costs in words
+    assert re.search(r"\(\d (beast|forest|sky|wild)(, \d (beast|forest|sky|wild))*\)", out)
 
 
 # 11. A test run says at the end how many tests did not run, and why.

@@ -48,6 +48,12 @@ def compose() -> dict[str, Any]:
     return yaml.safe_load((ROOT / "compose.yaml").read_text())
 
 
+def interpolated(value: object) -> str:
+    """A compose value as compose hands it to a container with no .env: `${NAME:-default}`
+    takes its default (this machine's own environment is not the host's)."""
+    return re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", str(value))
+
+
 def test_the_dockerfile_builds_a_slim_image_that_runs_as_nobody_special():
     text = (ROOT / "Dockerfile").read_text()
     stages = re.findall(r"^FROM (\S+)", text, re.MULTILINE)
@@ -196,7 +202,7 @@ def topology(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server,
     with fresh_postgres() as url:
         servers = []
         for name in PROCESSES:
-            env = {k: str(v) for k, v in services[name]["environment"].items()}
+            env = {k: interpolated(v) for k, v in services[name]["environment"].items()}
             env.pop("MEADOW_DATABASE_URL")
             env["MEADOW_REDIS_URL"] = REDIS
             # One site per test run: the runs share the machine's Redis.

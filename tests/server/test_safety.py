@@ -16,6 +16,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from meadow import games
+from meadow.server import patch
 from tests.server.conftest import Client, Server
 
 
@@ -151,11 +152,52 @@ def test_each_seat_and_a_spectator_hear_each_move_with_their_own_view(server: Se
     assert news[0]["action"] == action
     assert "action" not in news[1] and "action" not in news[2]
     truth = engine_state(server, table_id)
-    for seat, message in zip((0, 1, None), news, strict=True):
-        assert message["view"] == json.loads(json.dumps(truth.state.view(seat)))
+    for seat, message, sync in zip((0, 1, None), news, first, strict=True):
+        # Each socket holds its seat's view from the sync: the move patches it.
+        assert "view" not in message
+        reached = patch.apply(sync["view"], message["patch"])
+        assert reached == json.loads(json.dumps(truth.state.view(seat)))
     seed = str(truth.seed)
     for message in news + first:
         assert seed not in json.dumps(message)
+
+
+def test_a_socket_gets_the_whole_view_first_and_patches_after_and_after_a_resync(
+    server: Server,
+):
+    table_id, host, other = new_table(server, "harmonies")
+    players = {0: host, 1: other}
+    with socket_to(server, None, table_id) as watching:
+        held = json.loads(watching.recv(timeout=10))
+        assert held["kind"] == "sync" and "view" in held and "patch" not in held
+        view, number = held["view"], held["move"]
+        for _ in range(4):
+            mover = players[host.table(table_id)["game_state"]["to_move"]]
+            state = mover.table(table_id)["game_state"]
+            body = {"move": state["move"] + 1, "action": state["legal"][0]}
+            answer = mover.post(f"/api/tables/{table_id}/moves", json=body)
+            assert answer.status_code == 200 and "view" in answer.json()  # HTTP: whole
+            news = json.loads(watching.recv(timeout=10))
+            assert news["kind"] == "move" and news["move"] == number + 1
+            assert "view" not in news and len(json.dumps(news)) < len(json.dumps(view))
+            view, number = patch.apply(view, news["patch"]), news["move"]
+        truth = engine_state(server, table_id)
+        assert view == json.loads(json.dumps(truth.state.view(None)))
+    # A resync (a new socket, from the last move it saw): the whole view, then patches.
+    with socket_to(server, host, table_id, since=number) as again:
+        sync = json.loads(again.recv(timeout=10))
+        assert sync["kind"] == "sync" and sync["moves"] == [] and sync["move"] == number
+        assert sync["view"] == json.loads(json.dumps(truth.state.view(0)))
+        mover = players[sync["to_move"]]
+        state = mover.table(table_id)["game_state"]
+        body = {"move": state["move"] + 1, "action": state["legal"][0]}
+        assert mover.post(f"/api/tables/{table_id}/moves", json=body).status_code == 200
+        news = json.loads(again.recv(timeout=10))
+        assert "patch" in news and "view" not in news
+        truth = engine_state(server, table_id)
+        assert patch.apply(sync["view"], news["patch"]) == json.loads(
+            json.dumps(truth.state.view(0))
+        )
 
 
 def engine_state(server: Server, table_id: int) -> Truth:

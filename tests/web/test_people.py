@@ -125,6 +125,40 @@ def test_a_changed_address_takes_the_password_and_the_old_one_takes_it_back(
     assert player.errors == []
 
 
+def test_a_page_left_before_its_answer_came_stays_left(player: Player, sink: Sink):
+    """The profile's save answered after the person had opened the mailed link: the link's
+    page stays, not drawn over by the profile (a CI run on a loaded machine found it so; any
+    page that draws itself again after a request does it only while it is shown)."""
+    name = f"hasty-{secrets.token_hex(3)}"
+    address = f"{name}@example.org"
+    player.sign_up(name)
+    player.open("#/profile")
+    answers: list[tuple[object, object]] = []
+
+    def hold_the_answer(route: object) -> None:
+        if route.request.method != "PUT":
+            route.continue_()
+            return
+        answers.append((route, route.fetch()))  # the server acts now; the page hears later
+
+    player.page.route("**/api/accounts/me", hold_the_answer)
+    give_address(player, address)
+    confirm = link(sink, address, "confirm", 1)
+    while not answers:  # Playwright's handler runs while the page is waited on
+        player.page.wait_for_timeout(50)
+    player.open(confirm)
+    player.page.wait_for_selector(f"#confirmed:has-text('{address}')")
+    route, answer = answers[0]
+    route.fulfill(response=answer)
+    player.page.wait_for_selector(f"#notice:has-text('{address}')")  # the save's own notice
+    assert player.page.evaluate("location.hash") == confirm  # not sent back to the profile
+    player.page.wait_for_timeout(300)  # a page drawn again would be drawn by now
+    assert player.page.evaluate("document.body.dataset.shown") == confirm
+    assert player.page.locator("#confirmed").count() == 1
+    player.page.unroute("**/api/accounts/me")
+    assert player.errors == []
+
+
 def test_the_admins_page_hides_a_line_from_an_open_table_and_bans(
     browser, server: Server, shots: Path
 ):

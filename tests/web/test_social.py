@@ -30,6 +30,19 @@ def wait_for_chat(player: Player, text: str) -> None:
     )
 
 
+# How many chat lines the page shows when it first draws the running table: counted as the
+# drawing happens (a mutation observer runs before any later message of the socket).
+COUNT_CHAT_AT_START = """() => {
+  window.meadowChatAtStart = null;
+  const seen = new MutationObserver(() => {
+    if (!document.querySelector(".table[data-status=running]")) return;
+    window.meadowChatAtStart = document.querySelectorAll(".chat-box .chat-text").length;
+    seen.disconnect();
+  });
+  seen.observe(document.body, { subtree: true, childList: true, attributes: true });
+}"""
+
+
 def stayed(player: Player) -> bool:
     """True while the page is the same document it was when `mark` ran: no reload."""
     return player.page.evaluate("window.meadowStayed === true")
@@ -64,10 +77,16 @@ def test_from_invitation_to_rematch_without_a_reload(
     wait_for_chat(host, "thanks, good luck")
 
     host.page.wait_for_selector("section.waiting button >> nth=1", timeout=2_000)
+    for player in (host, guest):
+        player.page.evaluate(COUNT_CHAT_AT_START)
     host.page.locator("section.waiting button").first.click()  # start
     for player in (host, guest):
         player.page.wait_for_selector(".table[data-status=running]")
-    # The chat stays through the start, and through every move's redraw.
+    # The chat stays through the start: the running table is drawn with it, not with an
+    # empty box that fills when the new socket's first message comes; and it stays through
+    # every move's redraw.
+    for player in (host, guest):
+        assert player.page.evaluate("window.meadowChatAtStart") == 2
     assert chat_texts(host) == ["welcome!", "thanks, good luck"]
 
     # A line that looks like HTML shows as the text that was typed, and runs nothing.

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from meadow import games
+from meadow.core.guided import guided
 
 I18N = Path(__file__).resolve().parents[2] / "meadow" / "web" / "i18n"
 FILES = ["app", *games.ids()]
@@ -54,3 +55,13 @@ def test_every_option_has_a_label(game: object) -> None:
             needed = [f"option.{option['name']}", f"option.{option['name']}.help"]
             needed += [f"option.{option['name']}.{c}" for c in option["choices"] or []]
             assert [key for key in needed if key not in table] == [], language
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_every_note_of_the_guided_game_is_written(game_id: str) -> None:
+    """A guided game written again (scripts/make_guided.py) may meet a decision the one before
+    did not (Mystic Vale's harvest abilities after its vale cards changed): each of its notes
+    must be in the game's strings, in both languages, or the page shows a missing key."""
+    notes = {key for keys in guided(game_id).notes.values() for key in keys}
+    for language in ("en", "de"):
+        assert sorted(notes - set(strings(language, game_id))) == [], language

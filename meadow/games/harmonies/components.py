@@ -11,7 +11,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from meadow.core import data
 
@@ -145,6 +147,60 @@ def _load(name: str) -> Any:
     return data.load_json(__package__, "harmonies", name)
 
 
+# What the data files must hold, checked before they are read: a drop-in that lacks a field
+# or holds the wrong kind of value is named by file and field (as Renature's and Mystic
+# Vale's are), not by a Python message. Other keys (sources, BGA's encodings) are allowed.
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+
+class Space(_Strict):
+    index: int
+    col: int
+    row: int
+    neighbors: list[int]
+
+
+class Side(_Strict):
+    num_spaces: Annotated[int, Field(ge=1, le=100)]
+    water_scoring: str
+    cells: list[Space]
+
+
+class PatternSpot(_Strict):
+    q: int
+    r: int
+    landscape: str
+    cube: bool
+
+
+class CardEntry(_Strict):
+    id: int
+    name: Annotated[str, Field(min_length=1)]
+    cells: Annotated[list[PatternSpot], Field(min_length=1)]
+    cubes: Annotated[int, Field(ge=0, le=9)]
+    points: list[int] = []
+    scoring: dict[str, Any] = {}
+    solo_sun_bonus: int = 0
+
+
+class CardFile(BaseModel):
+    cards: list[CardEntry]
+
+
+BOARD_FILE = TypeAdapter(dict[str, Side])
+CARD_FILE = TypeAdapter(CardFile)
+
+
+def _checked(name: str, shape: TypeAdapter[Any]) -> Any:
+    """The data file `name`, as loaded, once `shape` has found nothing wrong in it."""
+    raw = _load(name)
+    if isinstance(raw, dict) and name == "boards.json":
+        raw = {side: found for side, found in raw.items() if side != "_meta"}
+    data.check(data.source("harmonies", name), raw, shape)
+    return raw
+
+
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
@@ -152,7 +208,7 @@ def slug(name: str) -> str:
 @cache
 @data.read_from("harmonies", "boards.json")
 def board(side: str) -> BoardSide:
-    data = _load("boards.json")[side]
+    data = _checked("boards.json", BOARD_FILE)[side]
     cells = tuple((c["col"], c["row"]) for c in data["cells"])
     index = {cell: i for i, cell in enumerate(cells)}
     adjacent = tuple(tuple(index[n] for n in neighbours(*cell) if n in index) for cell in cells)
@@ -192,8 +248,8 @@ def _card(data: dict[str, Any], spirit: bool) -> Card:
 @data.read_from("harmonies", "animal_cards.json", "spirit_cards.json")
 def cards() -> dict[int, Card]:
     """All 42 cards by id: animals 1-32, spirits 33-42."""
-    loaded = [_card(c, False) for c in _load("animal_cards.json")["cards"]]
-    loaded += [_card(c, True) for c in _load("spirit_cards.json")["cards"]]
+    loaded = [_card(c, False) for c in _checked("animal_cards.json", CARD_FILE)["cards"]]
+    loaded += [_card(c, True) for c in _checked("spirit_cards.json", CARD_FILE)["cards"]]
     by_id = {c.id: c for c in loaded}
     if sorted(by_id) != list(range(1, 43)):
         raise ValueError("expected card ids 1-42")

@@ -7,12 +7,15 @@ leaves open are documented in docs/harmonies.md and marked "Open point" here.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import repeat
+from operator import is_, itemgetter
 from typing import Any, Self
 
 from meadow.core.actions import JSON, Action, Event
+from meadow.core.errors import IllegalAction
 from meadow.core.game import State
 from meadow.core.result import Result, rank
 from meadow.core.rng import Rng
@@ -58,6 +61,16 @@ _TAKES: dict[tuple[str, ...], frozenset[str]] = {
 _MAY_CHANGE: dict[tuple[str, ...], frozenset[str]] = {
     stack: _TAKES[stack] | (_TAKES[stack[:-1]] if stack else frozenset())
     for stack in c.LEGAL_STACKS
+}
+
+# Per stack and whether a cube sits on it: the colours whose open spaces may change there,
+# each with whether it now takes a token there (`Player.changed`).
+_OPEN_AFTER: dict[tuple[tuple[str, ...], bool], tuple[tuple[str, bool], ...]] = {
+    (stack, cube): tuple(
+        (colour, not cube and colour in _TAKES[stack]) for colour in _MAY_CHANGE[stack]
+    )
+    for stack in c.LEGAL_STACKS
+    for cube in (False, True)
 }
 
 
@@ -142,17 +155,30 @@ class Player:
     def changed(self, space: int) -> None:
         """A token or a cube went down on `space`: bring what is kept up to date."""
         lands = self.known_lands
+        stack = self.stacks[space]
+        cube = self.cubes[space]
         if lands is None:
             self.known_cube_spaces = {}
         else:
-            was, now = lands[space], c.LANDSCAPES.get(self.stacks[space])
+            was, now = lands[space], c.LANDSCAPES.get(stack)
             if was != now:
                 lands = lands[:]
                 lands[space] = now
                 self.known_lands = lands
-            self.known_cube_spaces = _cube_spaces_kept(
-                self.known_cube_spaces, space, (was, now) if was != now else (), self.cubes[space]
-            )
+                if cube:
+                    self.known_cube_spaces = _cube_spaces_kept(
+                        self.known_cube_spaces, space, (was, now), cube
+                    )
+                else:  # a token laid: `_cube_spaces_kept`'s test, by landscape at once
+                    redo = _naming(was, now)
+                    known = self.known_cube_spaces
+                    self.known_cube_spaces = {
+                        cid: spaces for cid, spaces in known.items() if cid not in redo
+                    }
+            elif cube:
+                self.known_cube_spaces = _cube_spaces_kept(self.known_cube_spaces, space, (), cube)
+            # Else the landscapes and cubes, all a card's cube spaces are worked out from,
+            # stand as they were: the board keeps sharing its copies' (most tokens laid).
         memo = self.memo
         if len(memo) > ("before" in memo):  # something was worked out on the board before
             memo.pop("before", None)  # so that memos do not chain up a game
@@ -165,12 +191,10 @@ class Player:
                 self.memo = {}
         if self.known_open is None:
             return
-        stack = self.stacks[space]
-        takes = () if self.cubes[space] else _TAKES[stack]
         bit = 1 << space
         known_open = dict(self.known_open)
-        for colour in _MAY_CHANGE[stack]:
-            if colour in takes:
+        for colour, takes in _OPEN_AFTER[stack, bool(cube)]:
+            if takes:
                 known_open[colour] |= bit
             else:
                 known_open[colour] &= ~bit
@@ -289,48 +313,81 @@ class HarmoniesState(State):
 
     # -- contract ---------------------------------------------------------------------
 
+    # `State`'s entry points written out for this game, with the same behaviour: a random
+    # game is some 90 of each, and the base class's layers (a property reading a property,
+    # a method calling a method, a chain of isinstance to find the handler) were about a
+    # tenth of its time.
+    @property
+    def is_over(self) -> bool:
+        return self.seat is None
+
+    def legal_actions(self) -> list[Action]:
+        if self.seat is None:
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        return legal[:]
+
+    def apply(self, action: Action) -> list[Event]:
+        if self.seat is None:
+            raise IllegalAction(str(action), "the game is over")
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate_legal()
+        # An action taken from the list is that very object: identity first, in C.
+        if not (any(map(is_, legal, repeat(action))) or action in legal):
+            raise IllegalAction(str(action), self._why_illegal(action))
+        self._legal = None
+        events = _HANDLERS[type(action)](self, action)
+        self._legal = None
+        self.ply += 1
+        return events
+
     def _generate_legal(self) -> list[Action]:
-        assert self.seat is not None
-        player = self.seats[self.seat]
+        seat = self.seat
+        assert seat is not None
+        player = self.seats[seat]
         by_card = _card_actions()
         if self.phase == SPIRIT:
             return [by_card[cid].choose_spirit for cid in sorted(player.offer)]
-        actions: list[Action] = []
-        if self.taken_space < 0:
-            actions += [_TAKE_TOKENS[i] for i, space in enumerate(self.central) if space]
-        if self.hand:
-            actions += self._token_actions(player)
-        if not self.card_taken and len(player.held) < c.HELD_CARD_LIMIT:
-            # Open point: with too few cubes left in the reserve a card cannot be taken.
-            reserve = self.cube_reserve
-            for cid in self.display:
-                if by_card[cid].cubes <= reserve:
-                    actions.append(by_card[cid].take_card)
-        if player.held:
-            cube_actions = _cube_action_table(self.board.side)
-            for cid, _placed in player.held:
-                spaces = self._held_spaces(player, cid)
-                if spaces:
-                    by_space = cube_actions[cid]
-                    actions += [by_space[i] for i in spaces]
-        if self.taken_space >= 0 and not self.hand:
-            actions.append(_END_TURN)
-            if self.solo and not self.card_taken and self.deck:
-                actions += [by_card[cid].swap_card for cid in self.display]
-        return actions
-
-    def _token_actions(self, player: Player) -> list[Action]:
-        """Every token in hand on every space that takes it: by colour, then by space."""
-        token_actions = _token_actions_by_byte(self.board.side)
-        open_spaces = player.open_spaces()
         hand = self.hand
+        taken_space = self.taken_space
         actions: list[Action] = []
-        for colour in c.COLOURS:
-            if colour in hand:
+        if taken_space < 0:
+            actions += [_TAKE_TOKENS[i] for i, space in enumerate(self.central) if space]
+        if hand:
+            # Every token in hand on every space that takes it: by colour, then by space,
+            # eight spaces at a time (`_token_actions_by_byte`).
+            token_actions = _token_actions_by_byte(self.board.side)
+            open_spaces = player.known_open
+            if open_spaces is None:
+                open_spaces = player.open_spaces()
+            for colour in _hand_colours(tuple(hand)):
                 mask = open_spaces[colour]
                 for by_byte in token_actions[colour]:
                     actions += by_byte[mask & 0xFF]
                     mask >>= 8
+        held = player.held
+        if not self.card_taken and len(held) < c.HELD_CARD_LIMIT:
+            # Open point: with too few cubes left in the reserve a card cannot be taken.
+            reserve = self.cube_reserve
+            cards = map(by_card.__getitem__, self.display)
+            actions += [card.take_card for card in cards if card.cubes <= reserve]
+        if held:
+            cube_actions = _cube_action_table(self.board.side)
+            known = player.known_cube_spaces
+            for cid, _placed in held:
+                spaces = known.get(cid)
+                if spaces is None:
+                    spaces = known[cid] = self._habitat_spaces(cid, player.lands(), player.cubes)
+                if spaces:
+                    by_space = cube_actions[cid]
+                    actions += [by_space[i] for i in spaces]
+        if taken_space >= 0 and not hand:
+            actions.append(_END_TURN)
+            if self.players == 1 and not self.card_taken and self.deck:
+                actions += [by_card[cid].swap_card for cid in self.display]
         return actions
 
     def habitat_spaces(self, player: Player, card_id: int) -> list[int]:
@@ -356,52 +413,65 @@ class HarmoniesState(State):
     def _habitat_spaces(
         self, card_id: int, lands: list[str | None], cubes: list[int]
     ) -> tuple[int, ...]:
-        habitats = habitats_around(self.board.side, card_id)
         want = _cube_landscape(card_id)
+        checks = _habitat_checks(self.board.side, card_id)
         spaces = []
-        for i, land in enumerate(lands):
-            if land != want or cubes[i]:
-                continue
-            for habitat in habitats[i]:
-                for j, needed in habitat:
-                    if lands[j] != needed:
+        i = -1
+        # The spaces of the cube's landscape found by the list's own scans, in C: a board
+        # has a few of any one landscape, and a loop over all its spaces cost most of this.
+        for _ in range(lands.count(want)):
+            i = lands.index(want, i + 1)
+            if not cubes[i]:
+                for around, needed in checks[i]:
+                    if around(lands) == needed:
+                        spaces.append(i)
                         break
-                else:
-                    spaces.append(i)
-                    break
         return tuple(spaces)
 
     def _apply(self, action: Action) -> list[Event]:
+        return _HANDLERS[type(action)](self, action)
+
+    def _on_take_tokens(self, action: TakeTokens) -> list[Event]:
+        space = action.space - 1
+        self.hand = hand = self.central[space]
+        self.central[space] = []
+        self.taken_space = space
+        return [Event("take_tokens", self.seat, {"space": action.space, "tokens": hand[:]})]
+
+    def _on_place_token(self, action: PlaceToken) -> list[Event]:
         seat = self.seat
         assert seat is not None
         player = self.seats[seat]
-        if isinstance(action, TakeTokens):
-            return self._apply_take_tokens(seat, action.space - 1)
-        if isinstance(action, PlaceToken):
-            return self._apply_place_token(seat, player, action)
-        if isinstance(action, TakeCard):
-            return self._apply_take_card(seat, player, c.card_by_slug()[action.card])
-        if isinstance(action, PlaceCube):
-            return self._apply_place_cube(seat, player, action)
-        if isinstance(action, ChooseSpirit):
-            return self._apply_choose_spirit(seat, player, c.card_by_slug()[action.spirit])
-        if isinstance(action, SwapCard):
-            return self._apply_swap(seat, c.card_by_slug()[action.card])
-        assert isinstance(action, EndTurn)
-        return self._end_turn(seat)
-
-    def _apply_take_tokens(self, seat: int, space: int) -> list[Event]:
-        self.hand = self.central[space]
-        self.central[space] = []
-        self.taken_space = space
-        return [Event("take_tokens", seat, {"space": space + 1, "tokens": list(self.hand)})]
-
-    def _apply_place_token(self, seat: int, player: Player, action: PlaceToken) -> list[Event]:
+        colour = action.colour
         i = _space_of(self.board.side)[action.cell]
-        self.hand.remove(action.colour)
-        player.stacks[i] = player.stacks[i] + (action.colour,)
+        self.hand.remove(colour)
+        player.stacks[i] = player.stacks[i] + (colour,)
         player.changed(i)
-        return [Event("place_token", seat, {"colour": action.colour, "cell": action.cell})]
+        return [Event("place_token", seat, {"colour": colour, "cell": action.cell})]
+
+    def _on_take_card(self, action: TakeCard) -> list[Event]:
+        seat = self.seat
+        assert seat is not None
+        return self._apply_take_card(seat, self.seats[seat], c.card_by_slug()[action.card])
+
+    def _on_place_cube(self, action: PlaceCube) -> list[Event]:
+        seat = self.seat
+        assert seat is not None
+        return self._apply_place_cube(seat, self.seats[seat], action)
+
+    def _on_choose_spirit(self, action: ChooseSpirit) -> list[Event]:
+        seat = self.seat
+        assert seat is not None
+        spirit = c.card_by_slug()[action.spirit]
+        return self._apply_choose_spirit(seat, self.seats[seat], spirit)
+
+    def _on_swap(self, action: SwapCard) -> list[Event]:
+        assert self.seat is not None
+        return self._apply_swap(self.seat, c.card_by_slug()[action.card])
+
+    def _on_end_turn(self, action: EndTurn) -> list[Event]:
+        assert self.seat is not None
+        return self._end_turn(self.seat)
 
     def _apply_take_card(self, seat: int, player: Player, card_id: int) -> list[Event]:
         self.display.remove(card_id)
@@ -482,24 +552,27 @@ class HarmoniesState(State):
     def _draw_tokens(self, n: int) -> list[str]:
         drawn = []
         pouch = self.pouch
+        below = self.rng.below
         left = sum(pouch.values())
         for _ in range(min(n, left)):
-            pick = self.rng.below(left)
-            for colour in c.COLOURS:
-                if pick < pouch[colour]:
-                    pouch[colour] -= 1
+            pick = below(left)
+            for colour in c.COLOURS:  # not the pouch's order: a state read from JSON may differ
+                count = pouch[colour]
+                if pick < count:
+                    pouch[colour] = count - 1
                     drawn.append(colour)
                     break
-                pick -= pouch[colour]
+                pick -= count
             left -= 1
         return drawn
 
     def _refill_display(self) -> list[Event]:
         """Open point: when the draw pile runs out, the display stays short."""
         events = []
-        while len(self.display) < DISPLAY_SIZE[self.solo] and self.deck:
-            card_id = self.deck.pop(self.rng.below(len(self.deck)))
-            self.display.append(card_id)
+        display, deck, size = self.display, self.deck, DISPLAY_SIZE[self.players == 1]
+        while len(display) < size and deck:
+            card_id = deck.pop(self.rng.below(len(deck)))
+            display.append(card_id)
             events.append(Event("reveal_card", None, {"card": c.cards()[card_id].slug}, {}, True))
         return events
 
@@ -754,7 +827,24 @@ class HarmoniesState(State):
     _parse = staticmethod(notation.parse)
 
 
+# Each action's handler by its exact type: one look-up where a chain of isinstance was.
+_HANDLERS: dict[type, Any] = {
+    TakeTokens: HarmoniesState._on_take_tokens,
+    PlaceToken: HarmoniesState._on_place_token,
+    TakeCard: HarmoniesState._on_take_card,
+    PlaceCube: HarmoniesState._on_place_cube,
+    ChooseSpirit: HarmoniesState._on_choose_spirit,
+    SwapCard: HarmoniesState._on_swap,
+    EndTurn: HarmoniesState._on_end_turn,
+}
+
 Habitat = tuple[tuple[int, str], ...]  # (space, landscape) pairs around a cube
+
+
+@cache
+def _hand_colours(hand: tuple[str, ...]) -> tuple[str, ...]:
+    """A hand's colours once each, in the legal list's order (`c.COLOURS`')."""
+    return tuple(colour for colour in c.COLOURS if colour in hand)
 
 
 @cache
@@ -791,6 +881,12 @@ def _habitat_landscapes(card_id: int) -> frozenset[str]:
     """Every landscape a card's habitat names, its cube's space included."""
     pattern = {land for rotation in c.cards()[card_id].rotations() for _, _, land in rotation}
     return frozenset({_cube_landscape(card_id), *pattern})
+
+
+@cache
+def _naming(*lands: str | None) -> frozenset[int]:
+    """The cards whose habitats name any of `lands` (`_habitat_landscapes`)."""
+    return frozenset(cid for cid in c.cards() if not _habitat_landscapes(cid).isdisjoint(lands))
 
 
 @cache
@@ -858,12 +954,46 @@ def habitats_around(side: str, card_id: int) -> tuple[tuple[Habitat, ...], ...]:
     return tuple(per_space)
 
 
+@cache
+def _habitat_checks(
+    side: str, card_id: int
+) -> tuple[tuple[tuple[Callable[[list[str | None]], Any], Any], ...], ...]:
+    """`habitats_around` as a cube space's test reads it: per space, per rotation, a getter
+    of the landscapes around it and what they must be, one comparison in C where a loop
+    over the habitat's spaces was (patterns have one to three spaces besides the cube's)."""
+    return tuple(
+        tuple((itemgetter(*(j for j, _ in habitat)), _needed(habitat)) for habitat in habitats)
+        for habitats in habitats_around(side, card_id)
+    )
+
+
+def _needed(habitat: Habitat) -> Any:
+    """What `itemgetter` gives for a habitat's spaces: one landscape alone, else a tuple."""
+    lands = tuple(land for _, land in habitat)
+    return lands[0] if len(lands) == 1 else lands
+
+
+@cache
+def _empty_open(side: str) -> dict[str, int]:
+    """`Player.open_spaces` of an empty board."""
+    size = c.board(side).size
+    return Player([()] * size, [0] * size).open_spaces()
+
+
 def setup(players: int, options: HarmoniesOptions, seed: int) -> HarmoniesState:
     """Fill the central board and the display, deal spirits (rulebook pp.2-3, 10-11)."""
     rng = Rng(seed)
     solo = players == 1
     board = c.board(options.side)
-    seats = [Player([()] * board.size, [0] * board.size) for _ in range(players)]
+    # Boards start empty: what is worked out from them is known without a look (`Player`'s
+    # fields are replaced when they change, never changed in place, so all may share them).
+    empty_open = _empty_open(options.side)
+    seats = [
+        Player([()] * board.size, [0] * board.size, known_lands=[None] * board.size)
+        for _ in range(players)
+    ]
+    for player in seats:
+        player.known_open = empty_open
     if options.spirits:
         spirits = list(c.SPIRIT_IDS)
         rng.shuffle(spirits)

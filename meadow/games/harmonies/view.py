@@ -9,6 +9,7 @@ knows the one returned to the box.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 from meadow.core.actions import JSON
@@ -35,16 +36,10 @@ def _knows_offer(state: HarmoniesState, seat: int | None, owner: int) -> bool:
 
 def _board_view(state: HarmoniesState, seat: int | None, owner: int) -> dict[str, JSON]:
     player: Player = state.seats[owner]
-    cells = state.board.cells
+    names = _names(state.board.cells)
     data: dict[str, JSON] = {
-        "stacks": {
-            c.cell_name(cell): list(s) for cell, s in zip(cells, player.stacks, strict=True)
-        },
-        "cubes": {
-            c.cell_name(cell): _slug(cid)
-            for cell, cid in zip(cells, player.cubes, strict=True)
-            if cid
-        },
+        "stacks": {name: list(s) for name, s in zip(names, player.stacks, strict=True)},
+        "cubes": {name: _slug(cid) for name, cid in zip(names, player.cubes, strict=True) if cid},
         "cards": [{"card": _slug(cid), "placed": n} for cid, n in player.held],
         "completed": [{"card": _slug(cid), "placed": n} for cid, n in player.done],
         "spirit": _slug(player.spirit) if player.spirit else None,
@@ -56,6 +51,15 @@ def _board_view(state: HarmoniesState, seat: int | None, owner: int) -> dict[str
     return data
 
 
+@cache
+def _names(cells: tuple[c.Cell, ...]) -> tuple[str, ...]:
+    # A board's names are asked for in every view, for each seat, at every move.
+    return tuple(c.cell_name(cell) for cell in cells)
+
+
+# A card's information is the same in every view: built once. A view is read-only data
+# (serialised, compared, encoded), so sharing it is safe.
+@cache
 def _card_info(card_id: int) -> dict[str, JSON]:
     card = c.cards()[card_id]
     return {

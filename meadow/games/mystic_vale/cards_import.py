@@ -191,6 +191,8 @@ def _import_row(
         if row["set"] not in SETS:
             raise CardImportError(f"row {number} ({card_id}): set must be one of {SETS}")
         card["set"] = row["set"]
+        if "set" in flags:  # a set Meadow inferred (S19 names none) is now printed
+            flags["set"] = False
     level = _whole(number, row, "level", 1, 3 if kind == "advancement" else 2)
     if level is not None:
         card["level"], flags["level"] = level, False

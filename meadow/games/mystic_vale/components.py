@@ -71,6 +71,10 @@ class Vale:
     ability: str | None
     timing: str | None
     standin: bool
+    # Its values taken from a public source although the card has stand-ins ("cost",
+    # "level"): S19 gives 22 vale types' costs and levels and nothing else.
+    sourced: tuple[str, ...] = ()
+    name_language: str = "de"
 
 
 def _load(name: str) -> Any:
@@ -96,6 +100,9 @@ class _Card(BaseModel):
     ability: str | None
     timing: str | None
     standin: dict[str, bool]
+    # The card's name is in German (the seed rules' language) unless a source gave it only
+    # in another language (S19 lists English names alone): a page says which.
+    name_language: Literal["de", "en"] = "de"
 
 
 class _AdvancementRecord(_Card):
@@ -195,9 +202,15 @@ def vales() -> dict[str, Vale]:
             ability=v.ability,
             timing=v.timing,
             standin=any(v.standin.values()),
+            sourced=_sourced(v.standin) if any(v.standin.values()) else (),
+            name_language=v.name_language,
         )
         for v in records
     }
+
+
+def _sourced(flags: dict[str, bool]) -> tuple[str, ...]:
+    return tuple(value for value in ("cost", "level") if flags.get(value) is False)
 
 
 def advancement_copies(sets: tuple[str, ...], level: int) -> list[str]:
@@ -246,6 +259,9 @@ def standins() -> list[str]:
     if any(a.standin for a in advancements().values()):
         found.append("advancement costs, symbols and levels")
     if any(v.standin for v in vales().values()):
-        found.append("vale costs, symbols, levels and copies")
+        if any("cost" in v.sourced for v in vales().values()):
+            found.append("vale symbols and copies; the costs and levels of vales no source lists")
+        else:
+            found.append("vale costs, symbols, levels and copies")
     found.append("starter card positions")
     return found

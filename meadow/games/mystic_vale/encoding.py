@@ -89,6 +89,7 @@ class MysticValeEncoder(Encoder):
     game_id = "mystic_vale"
     options: MysticValeOptions
     points_blocks: ClassVar[dict[str, int | None]] = {"druids": 0}  # the VP column
+    labelled_blocks: ClassVar[tuple[str, ...]] = ("cards", "bands", "where")
 
     def __init__(self, players: int, options: MysticValeOptions) -> None:  # type: ignore[override]
         super().__init__(players, options)

@@ -220,6 +220,8 @@ class MysticValeState(State):
         self.end_triggered = end_triggered
         self.confirm_reveal = confirm_reveal  # Prep: an ability choice waits for `reveal`
         self._legal: list[Action] | None = None
+        # The card catalog of the views of this ply, the same for every seat (`view.view`).
+        self._catalog: tuple[int, dict[str, JSON]] | None = None
 
     # -- small queries ------------------------------------------------------------------
 

@@ -119,6 +119,8 @@ def _vale_values(vale_id: str) -> dict[str, JSON]:
         "ability": v.ability,
         "timing": v.timing,
         "standin": v.standin,
+        "sourced": list(v.sourced),
+        "name_language": v.name_language,
     }
 
 
@@ -159,7 +161,12 @@ def view(state: MysticValeState, seat: int | None) -> dict[str, JSON]:
     }
     if state.choice is not None and seat == state.to_move:
         data["choice"] = {"ability": state.choice["ability"], "left": state.choice["left"]}
-    data["catalog"] = _catalog(data)
+    # Every seat's view of one ply names the same cards (a server sends each seat and the
+    # spectators a view of one move): the catalog is gathered once.
+    cached = state._catalog
+    if cached is None or cached[0] != state.ply:
+        cached = state._catalog = (state.ply, _catalog(data))
+    data["catalog"] = cached[1]
     return data
 
 

@@ -193,6 +193,7 @@ class RenatureState(State):
         "_layout",
         "_legal",
         "_plants",
+        "_public",
         "animal_at",
         "area_id",
         "board",
@@ -268,6 +269,9 @@ class RenatureState(State):
         self._layout = layout(self.board)
         self._plants: list[int] | None = None  # see _planted
         self._area_totals: dict[str, dict[int, int]] | None = None  # see area_totals
+        # The part of every seat's view that all seats share, and the ply it is of
+        # (`view.view`): a server sends each seat and the spectators a view of one move.
+        self._public: tuple[int, dict[str, JSON], dict[Any, Any]] | None = None
 
     def forget_derived(self) -> None:
         """Drop what is worked out from the board (legal actions, areas, brook masks), for
@@ -278,6 +282,7 @@ class RenatureState(State):
         self._brook = None
         self._plants = None
         self._area_totals = None
+        self._public = None
 
     @property
     def valley(self) -> bool:

@@ -10,7 +10,7 @@ sees the backs of those it took, all are shown once the game is over).
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from meadow.core.actions import JSON
 from meadow.core.rng import Rng
@@ -81,13 +81,63 @@ def _seat_view(state: RenatureState, viewer: int | None, owner: int) -> dict[str
 
 
 def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
+    """The public part (the board, its areas each scored as if now: most of the work) is
+    built once a ply and shared by every seat's view of it, which callers only read."""
+    cached = state._public
+    if cached is None or cached[0] != state.ply:
+        before = cached[2] if cached is not None else {}
+        public, kept = _public(state, before)
+        cached = state._public = (state.ply, public, kept)
+    seen = dict(cached[1])
+    seen["seat"] = seat
+    seen["seats"] = [_seat_view(state, seat, owner) for owner in range(state.players)]
+    return seen
+
+
+def _areas(
+    state: RenatureState, before: dict[Any, Any]
+) -> tuple[list[dict[str, JSON]], dict[Any, Any]]:
+    """Each area's view, the one of the ply before where nothing it is made of changed (a
+    move changes an area or two): built anew, an area costs more than the rest of a view."""
+    made: dict[Any, Any] = {}
+    shown = []
+    for area, cells in state.areas().items():
+        totals = state.totals(area)
+        key = (
+            area,
+            tuple(cells),
+            state.tokens_on.get(area),
+            area in state.scored,
+            state.closed(area),
+            tuple(sorted(totals.items())),
+        )
+        made[key] = before.get(key) or _area_view(state, area, cells)
+        shown.append(made[key])
+    return shown, made
+
+
+def _kept(before: dict[Any, Any], kept: dict[Any, Any], part: str, made_of: Any, build: Any) -> Any:
+    """A part of the view that changes only now and then (a domino, a plant laid), built
+    again only when what it is made of changed."""
+    was = before.get(part)
+    shown = was[1] if was is not None and was[0] == made_of else build()
+    kept[part] = (made_of, shown)
+    return shown
+
+
+def _public(state: RenatureState, before: dict[Any, Any]) -> tuple[dict[str, JSON], dict[Any, Any]]:
+    """Every seat's view but its `seat` and `seats`, left empty here, in their places; and
+    what the next ply's may keep of it."""
     board = state.board
     name = board.name_of
     over = state.to_move is None
-    return {
+    areas, kept = _areas(state, before)
+    brooks = before.get("brooks") or [x for x in board.cells if board.is_brook(x)]
+    kept["brooks"] = brooks
+    public: dict[str, JSON] = {
         "game": "renature",
         "players": state.players,
-        "seat": seat,
+        "seat": None,
         "ply": state.ply,
         "options": state.options.model_dump(mode="json"),
         "phase": state.phase,
@@ -102,32 +152,58 @@ def view(state: RenatureState, seat: int | None) -> dict[str, JSON]:
             # presentation only: the printed cloud symbols, and the meadow spaces that a
             # mushroom turned into area spaces (the map itself says brook/meadow there)
             "cloud_spaces": sorted(name(x) for x in board.clouds),
-            "mushrooms": sorted(
-                name(x) for x in board.cells if board.is_brook(x) and state.area_id[x] is not None
-            ),
+            "mushrooms": sorted(name(x) for x in brooks if state.area_id[x] is not None),
         },
         "standins": list(c.standins()),
         "joker": c.animals()[state.joker].name,
-        "dominoes": {
-            name(x): {"domino": c.dominoes()[d].id, "animal": c.animals()[state.animal_at[x]].name}
-            for x, d in enumerate(state.domino_at)
-            if d >= 0
-        },
-        "plants": {
-            name(x): {"plant": c.PLANT_TYPES[p[0] - 1], "colour": colour_name(p[1])}
-            for x, p in enumerate(state.plant_at)
-            if p is not None
-        },
+        "dominoes": _kept(
+            before,
+            kept,
+            "dominoes",
+            (tuple(state.domino_at), tuple(state.animal_at)),
+            lambda: {
+                name(x): {
+                    "domino": c.dominoes()[d].id,
+                    "animal": c.animals()[state.animal_at[x]].name,
+                }
+                for x, d in enumerate(state.domino_at)
+                if d >= 0
+            },
+        ),
+        "plants": _kept(
+            before,
+            kept,
+            "plants",
+            tuple(state.plant_at),
+            lambda: {
+                name(x): {"plant": c.PLANT_TYPES[p[0] - 1], "colour": colour_name(p[1])}
+                for x, p in enumerate(state.plant_at)
+                if p is not None
+            },
+        ),
         "clouds": {name(x): n for x, n in sorted(state.board_clouds.items())},
-        "area_of": {name(x): a for x, a in enumerate(state.area_id) if a is not None},
-        "areas": [_area_view(state, a, cells) for a, cells in state.areas().items()],
+        "area_of": _kept(
+            before,
+            kept,
+            "area_of",
+            tuple(state.area_id),
+            lambda: {name(x): a for x, a in enumerate(state.area_id) if a is not None},
+        ),
+        "areas": areas,
         "irrelevant": [name(x) for x in state.irrelevant_animals()],
         "last_domino": None if state.last_domino is None else [name(x) for x in state.last_domino],
         "mushrooms_left": state.mushrooms_left,
         "box_dominoes": len(state.box_dominoes),
-        "seats": [_seat_view(state, seat, owner) for owner in range(state.players)],
+        "seats": [],
         "result": state.result().to_json() if over else None,
     }
+    # What did not change is the object of the ply before: a server comparing the two
+    # views for a patch passes over it at once.
+    for key in ("options", "board", "standins"):
+        if before.get(key) == public[key]:
+            public[key] = before[key]
+        kept[key] = public[key]
+    return public, kept
 
 
 def sample_hidden(state: S, seat: int | None, rng: Rng) -> S:

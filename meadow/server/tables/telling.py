@@ -28,24 +28,27 @@ class Telling:
     def tell(self, live: LiveTable, entry: Entry, mover: Listener | None = None) -> bool:
         """Every listener of this process hears of a new line, each as its seat sees it;
         one message per seat, however many listen as that seat (spectators, second tabs).
-        The socket the line came on (`mover`) hears it with `"ack": true`, its answer; True
+        A socket that holds its seat's view of the move before hears the view's patch, any
+        other (its seat changed, or no view of that move was kept) the whole view. The
+        socket the line came on (`mover`) hears it with `"ack": true`, its answer; True
         when it was among the listeners."""
         assert live.state is not None
-        news: dict[int | None, dict[str, Any]] = {}
-        built: dict[int | None, str] = {}
+        told: dict[int | None, _Told] = {}
         acked = False
         for listener in live.listeners:
             seat = live.seat_of(listener.user_id)
-            if seat not in news:
-                news[seat] = _news(live.state, seat, entry)
+            news = told.get(seat)
+            if news is None:
+                news = told[seat] = _Told(live.state, seat, entry, live.views.get(seat))
+            patched = listener.seen == (seat, entry.number - 1)
+            listener.seen = (seat, entry.number)
             if listener is mover:
-                listener.send({**news[seat], "ack": True})
+                listener.send({**news.message(patched), "ack": True})
                 acked = True
                 continue
-            text = built.get(seat)
-            if text is None:
-                text = built[seat] = encode(news[seat])
-            listener.send_text(text)
+            listener.send_text(news.text(patched))
+        # Only the seats heard now: a seat nobody hears gets the whole view when heard again.
+        live.views = {seat: (entry.number, news.view) for seat, news in told.items()}
         return acked
 
     def seat_changed(
@@ -78,6 +81,7 @@ class Telling:
             }
             if live.state is not None:
                 fields.update(outbound.position(live.state, seat, live.moves_made))
+                live.views[seat] = (live.moves_made, fields["view"])  # the next line patches it
             return outbound.message("sync", **fields)
 
     def subscribe(self, live: LiveTable, listener: Listener, since: int = 0) -> LiveTable:
@@ -92,6 +96,7 @@ class Telling:
                     live.listeners.append(listener)
                     seat = live.seat_of(listener.user_id)
                     listener.send(self.sync(live, seat, since, listener.muted))
+                    listener.seen = _seen(live, seat)
                     return live
             live = self.hub.news.current(live.id)
 
@@ -112,6 +117,7 @@ class Telling:
             for listener in live.listeners:
                 seat = live.seat_of(listener.user_id)
                 listener.send(self.sync(live, seat, live.moves_made, listener.muted))
+                listener.seen = _seen(live, seat)
 
     def mail_if_async(self, live: LiveTable) -> None:
         """Async tables: tell the person whose move it now is, if they asked for e-mail."""
@@ -137,9 +143,41 @@ class Telling:
             mailer.your_turn(person.email, person.name, title, table_id)
 
 
-def _news(state: State, seat: int | None, entry: Entry) -> dict[str, Any]:
+def _seen(live: LiveTable, seat: int | None) -> tuple[int | None, int] | None:
+    """What a socket just sent a sync holds: its seat's view of the present, if any."""
+    return None if live.state is None else (seat, live.moves_made)
+
+
+class _Told:
+    """A line's news for one seat (or every spectator): the seat's view built once, the
+    message with the whole view and, when the seat's view of the move before was kept, the
+    message with the view's patch; each encoded once, when first wanted."""
+
+    def __init__(
+        self, state: State, seat: int | None, entry: Entry, before: tuple[int, Any] | None
+    ) -> None:
+        self.view = state.view(seat)
+        self.full = _news(state, seat, entry, self.view)
+        self.patched: dict[str, Any] | None = None
+        # An undo sends the whole view: the page rebuilds its position from it.
+        if before is not None and before[0] == entry.number - 1 and entry.undoes is None:
+            self.patched = outbound.patched(self.full, before[1])
+        self.texts: dict[bool, str] = {}
+
+    def message(self, patched: bool) -> dict[str, Any]:
+        return self.patched if patched and self.patched is not None else self.full
+
+    def text(self, patched: bool) -> str:
+        patched = patched and self.patched is not None
+        text = self.texts.get(patched)
+        if text is None:
+            text = self.texts[patched] = encode(self.message(patched))
+        return text
+
+
+def _news(state: State, seat: int | None, entry: Entry, view: dict[str, Any]) -> dict[str, Any]:
     if entry.undoes is not None:
-        return outbound.undo_message(state, seat, entry.number, entry.seat, entry.undoes)
+        return outbound.undo_message(state, seat, entry.number, entry.seat, entry.undoes, view)
     return outbound.move_message(
-        state, seat, entry.number, entry.seat, entry.action, entry.events, entry.note
+        state, seat, entry.number, entry.seat, entry.action, entry.events, entry.note, view
     )

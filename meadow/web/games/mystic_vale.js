@@ -2,8 +2,8 @@
 // vale markets, Fertile Soil, the VP pool and the mana tokens. What is legal comes only from
 // ctx.choices; this module draws and names the clicks. What it draws lives in mystic_vale/:
 // names.js (names and the card file's facts), symbols.js (the printed symbols), cards.js (card
-// faces: sleeved cards, market advancements, vales), market.js (the markets and piles),
-// druid.js (each druid's mat) and log.js (the move log's lines, spots and motion).
+// faces: sleeved cards, market advancements), vale.js (vale cards), market.js (the markets and
+// piles), druid.js (each druid's mat) and log.js (the move log's lines, spots and motion).
 
 import { html } from "../js/draw.js";
 import { myArea, otherArea } from "./mystic_vale/druid.js";
@@ -170,5 +170,5 @@ export function scoring(ctx) {
 }
 
 export { legendEntries } from "./mystic_vale/symbols.js";
-export { describe, motion, spots } from "./mystic_vale/log.js";
+export { describe, motion, spots, summarise } from "./mystic_vale/log.js";
 export { magnify } from "./mystic_vale/magnify.js";

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { botName, currentLanguage, t, LANGUAGES } from "./i18n.js";
-import { GAMES, go, notice, problem, saveSettings, session, signedIn } from "./session.js";
+import { GAMES, go, notice, problem, redraw, saveSettings, session, signedIn } from "./session.js";
 import { notificationRefusal } from "./alerts.js";
 import { PACES } from "./motion.js";
 import { accountSections, addressSaved, addressState } from "./people.js";
@@ -122,7 +122,7 @@ function mutedList() {
     try {
       await api("DELETE", `/api/accounts/me/mutes/${encodeURIComponent(name)}`);
       session.me.muted = muted.filter((other) => other !== name);
-      go("#/profile");
+      redraw("#/profile");
     } catch (error) {
       notice(problem(error));
     }
@@ -162,8 +162,7 @@ function toggle(key, refusal = null) {
 async function change(changes) {
   try {
     await saveSettings(changes);
-    // Drawn again in the language just chosen, unless the player has moved on meanwhile.
-    if (location.hash === "#/profile") go("#/profile");
+    redraw("#/profile"); // in the language just chosen
   } catch (error) {
     notice(problem(error));
   }
@@ -205,7 +204,7 @@ function noticesForm() {
       if (password.value) body.password = password.value;
       const before = session.me.pending_email;
       session.me = await api("PUT", "/api/accounts/me", body);
-      go("#/profile"); // the address's state drawn afresh
+      redraw("#/profile"); // the address's state drawn afresh
       notice(addressSaved(before), "info");
     } catch (error) {
       notice(problem(error));

@@ -5,7 +5,7 @@
 import { api } from "./api.js";
 import { html } from "./draw.js";
 import { t } from "./i18n.js";
-import { go, notice, problem, session } from "./session.js";
+import { notice, problem, redraw, session } from "./session.js";
 
 export async function adminPage() {
   if (!session.me.admin) return { nodes: [html("p", { class: "card" }, [t("admin.only")])] };
@@ -40,7 +40,7 @@ export async function adminPage() {
 async function act(method, path, body, doneKey, params) {
   try {
     await api(method, path, body);
-    go("#/admin");
+    redraw("#/admin");
     notice(t(doneKey, params), "info");
   } catch (error) {
     notice(problem(error));

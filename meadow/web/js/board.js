@@ -30,10 +30,12 @@ export function seatName(ctx, seat) {
 }
 
 // What a move did, in words: a line per event that says something (none when it showed
-// nothing). The end of a game is said the same way in every game, naming who won.
+// nothing), after the module has gathered what is routine into one (`summarise`: Mystic
+// Vale's Prep). The end of a game is said the same way in every game, naming who won.
 function eventLines(module, ctx, line) {
   const words = (event) => (event.kind === "game_over" ? gameOverWords(event.result, ctx) : module.describe(event, ctx));
-  return line.events.map(words).filter(Boolean);
+  const events = module.summarise ? module.summarise(line.events) : line.events;
+  return events.map(words).filter(Boolean);
 }
 
 // The same in one sentence, for the live region.

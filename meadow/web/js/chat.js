@@ -1,7 +1,8 @@
 // A table's chat: the lines said there, a box to say one, and muting a person.
 //
-// One ChatBox lives as long as its table page; the page moves its node into each redraw,
-// and the box keeps what is being typed, the focus and the scroll through the move.
+// One ChatBox lives as long as its table is shown, through its start too; the page moves
+// its node into each redraw, and the box keeps what is being typed, the focus and the
+// scroll through the move.
 
 import { api } from "./api.js";
 import { html } from "./draw.js";
@@ -10,10 +11,22 @@ import { notice, problem, session } from "./session.js";
 
 const MAX_CHARS = 500; // the server's limit (server/chat.py)
 
+// The box of the live table shown last. A table page drawn again (the table started, a
+// seat was taken) takes it over with its lines, what is being typed and the scroll: a new
+// box would stand empty until the new socket's first message.
+let live = null;
+
+export function liveChat(tableId) {
+  const reader = session.me ? session.me.name : null;
+  if (!live || live.tableId !== tableId || live.reader !== reader) live = new ChatBox(tableId);
+  return live;
+}
+
 export class ChatBox {
   constructor(tableId, { upTo = null } = {}) {
     this.tableId = tableId;
     this.upTo = upTo; // a replay shows the lines said up to its step
+    this.reader = session.me ? session.me.name : null; // whose box it is: what it may read
     this.lines = [];
     this.list = html("ol", { class: "chat-lines", "aria-live": "polite" });
     // Kept as it changes: reading scrollTop at a redraw would lay the whole page out first.

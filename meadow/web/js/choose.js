@@ -50,3 +50,10 @@ export function chosen(planned, picked) {
 export function named(choices, text) {
   return (choices || []).find((choice) => choice.text === text) || null;
 }
+
+// A position's choices as the page uses them: the server sends each choice's fields and its
+// notation apart, `legal[i]` beside `choices[i]` (so the notation crosses the wire once).
+export function choicesOf(position) {
+  const legal = position.legal || [];
+  return (position.choices || []).map((choice, i) => ({ ...choice, text: legal[i] }));
+}

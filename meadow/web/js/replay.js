@@ -5,7 +5,7 @@ import * as draw from "./draw.js";
 import { gameT, t } from "./i18n.js";
 import { problem, session } from "./session.js";
 import { lightKeys, loadModule, logLine, resultPanel, seatName } from "./board.js";
-import { named } from "./choose.js";
+import { choicesOf, named } from "./choose.js";
 import { ChatBox } from "./chat.js";
 import { afterGame } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
@@ -57,7 +57,7 @@ export async function replayPage(id, at = null) {
       view: shown.view,
       seat: decision ? decision.seat : null,
       players,
-      choices: decision ? shown.choices : [],
+      choices: decision ? choicesOf(shown) : [],
       result: shown.result,
       t: gameT(info.game),
       settings: session.settings,

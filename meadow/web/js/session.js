@@ -105,3 +105,9 @@ export function go(address) {
   if (location.hash === address) window.dispatchEvent(new HashChangeEvent("hashchange"));
   else location.hash = address;
 }
+
+// Draw a page again after a request it made was answered, if it is still the page shown:
+// a person who went on meanwhile (a mailed link opened, another page chosen) stays there.
+export function redraw(address) {
+  if (location.hash === address) go(address);
+}

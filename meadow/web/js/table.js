@@ -5,16 +5,17 @@ import { api, socketUrl } from "./api.js";
 import * as draw from "./draw.js";
 import { botName, gameT, t } from "./i18n.js";
 import { announce, go, notice, problem, session } from "./session.js";
-import { chosen, named, nextKeys, planPaths } from "./choose.js";
+import { choicesOf, chosen, named, nextKeys, planPaths } from "./choose.js";
 import { rememberWhereTo, seatWanted } from "./account.js";
 import { lightKeys, lightOnHover, lineSpots, resultPanel, logLine, loadModule, moveWords, seatColour, seatName, seatWho } from "./board.js";
 import { TurnWatch } from "./alerts.js";
-import { ChatBox } from "./chat.js";
+import { liveChat } from "./chat.js";
 import { afterGame, rematchBanner } from "./aftergame.js";
 import { rulesLink } from "./rules.js";
 import { MovePlayer, animate, snapshot } from "./motion.js";
 import { magnifyOn } from "./magnify.js";
 import { BoardKeys } from "./keyboard.js";
+import { PatchRefused, patched } from "./patch.js";
 
 // The server's close codes that carry a reason for the person (meadow/server/routers/sockets.py).
 const ENDED = 4403;
@@ -54,6 +55,9 @@ class LiveTable {
     this.seat = info.your_seat;
     this.lines = []; // the move log as this seat may read it
     this.position = null;
+    // The last view heard and its move number: what the next move's patch applies to.
+    this.known = null;
+    this.patches = 0; // how many were applied (the browser tests look)
     this.picked = [];
     this.planned = [];
     this.fresh = [];
@@ -66,10 +70,11 @@ class LiveTable {
     this.used = info.seats.map((s) => s.used_ms);
     this.ticking = setInterval(() => this.tick(), 1000);
     this.root = html("div", { class: `table game-${info.game}`, "data-table": info.id });
+    this.root.live = this; // what the page holds, for the browser tests to compare
     // A turn alert in a hidden tab, and a computer seat's "thinking…" mark (alerts.js).
     const table = { id: info.id, game: info.game, seat: this.seat };
     this.watch = new TurnWatch(this.root, table, () => this.info.seats);
-    this.chat = new ChatBox(info.id); // kept through every redraw
+    this.chat = liveChat(info.id); // kept through every redraw, and the start
     // Other seats' moves are shown one at a time; `heard` is the last line received,
     // shown or still waiting its turn.
     this.player = new MovePlayer((message, how) => this.show(message, how));
@@ -112,11 +117,17 @@ class LiveTable {
     };
   }
 
+  // The page of this table drawn afresh (its seats, its view), unless the person has left it.
+  drawnAgain() {
+    if (!this.closed) go(`#/table/${this.info.id}`);
+  }
+
   lastNumber() {
     return this.lines.length ? this.lines[this.lines.length - 1].number : 0;
   }
 
   receive(message) {
+    if (this.closed || !this.reach(message)) return; // a page left hears no more
     if (message.to_move !== undefined) this.watch.heard(message); // as it arrives, shown or not
     if (message.kind === "sync") this.onSync(message);
     else if (message.kind === "move") this.onMove(message);
@@ -125,6 +136,46 @@ class LiveTable {
     else if (message.kind === "chat") this.chat.add(message);
     else if (message.kind === "chat_hidden") this.chat.remove(message.id);
     else if (message.kind === "error") this.refused(refusal(message.status, message.error));
+  }
+
+  // A sync or an undo carries the view whole; a move carries it whole or, once the page
+  // holds the view of the move before, as its patch, applied here as it arrives, so that
+  // each message waiting to be shown holds its own whole view. A patch that does not
+  // follow the view held (a move number skipped, a path the view lacks) is never drawn:
+  // the page reads the present afresh. False: the message is not to be used.
+  reach(message) {
+    const old = message.kind === "move" && this.known && message.move <= this.known.move;
+    if (old) return false; // heard already: what the page holds is newer
+    if (message.view !== undefined && message.move !== undefined) {
+      this.known = { move: message.move, view: message.view };
+      return true;
+    }
+    if (message.patch === undefined) return true;
+    try {
+      if (!this.known || message.move !== this.known.move + 1) throw new PatchRefused("a move missed");
+      message.view = patched(this.known.view, message.patch);
+    } catch (error) {
+      if (!(error instanceof PatchRefused)) throw error;
+      this.resync();
+      return false;
+    }
+    delete message.patch;
+    this.known = { move: message.move, view: message.view };
+    this.patches += 1;
+    return true;
+  }
+
+  // A new socket: its sync brings the present, whole. What the old one still had to say
+  // is not heard.
+  resync() {
+    this.known = null;
+    const old = this.socket;
+    if (old) {
+      old.onmessage = null;
+      old.onclose = null;
+      old.close();
+    }
+    this.connect(this.lastNumber());
   }
 
   onSync(message) {
@@ -137,7 +188,7 @@ class LiveTable {
     }
     if (message.status !== this.info.status) {
       // The table started (or ended) since the page was drawn: seats and view change.
-      go(`#/table/${this.info.id}`);
+      this.drawnAgain();
       return;
     }
     if (message.status === "open") {
@@ -213,10 +264,10 @@ class LiveTable {
   }
 
   setPosition(message) {
+    message.choices = choicesOf(message);
     this.position = message;
     this.picked = [];
-    const choices = message.choices || [];
-    const { planned, conflicts } = planPaths(choices, (c) => this.module.path(c, this.ctx()));
+    const { planned, conflicts } = planPaths(message.choices, (c) => this.module.path(c, this.ctx()));
     for (const conflict of conflicts) console.error(`path conflict: ${conflict}`);
     this.planned = planned;
   }
@@ -318,6 +369,7 @@ class LiveTable {
     const parts = [this.header(myTurn)];
     if (this.info.status === "open") parts.push(this.waitingRoom(), this.chat.root);
     else if (position) parts.push(this.playArea(myTurn));
+    else parts.push(this.chat.root); // the table just started: its view is on its way
     this.root.replaceChildren(...parts);
     this.chat.afterMove(kept);
     this.keys.restore(this.root, this.board);
@@ -418,7 +470,7 @@ class LiveTable {
           return;
         }
         await api("POST", `/api/tables/${this.info.id}/join`);
-        go(`#/table/${this.info.id}`);
+        this.drawnAgain();
       }));
     }
     if (this.info.you_host && !free) {

@@ -358,20 +358,20 @@ def _buy_vale(state, vale: str) -> list:
 def test_erdenwiege_counts_every_vale_including_itself():
     state = fresh()
     arrange(state, [[FS]])
-    _own_vale(state, "standin_vb1a")
+    _own_vale(state, "cascading_falls")
     _buy_vale(state, "erdenwiege")
     state.apply(EndHarvest())
     assert state.seats[0].vp == 2
 
 
-@pytest.mark.parametrize("first", ["erdenwiege", "standin_vb1a"])
+@pytest.mark.parametrize("first", ["erdenwiege", "cascading_falls"])
 def test_erdenwiege_counts_the_vales_bought_with_it_in_either_order(first):
     """Seed 003, glossary "Erdenwiege" (Unterstützungen Erweiterung 1): 1 VP per vale in front
     of you, "inklusive der Erdenwiege und anderer Unterstützungen, die du zusammen mit der
     Erdenwiege im selben Zug gekauft hast": counted when the Harvest ends."""
     state = fresh()
     arrange(state, [[FS]])
-    second = "standin_vb1a" if first == "erdenwiege" else "erdenwiege"
+    second = "cascading_falls" if first == "erdenwiege" else "erdenwiege"
     _buy_vale(state, first)
     state.vale_market[0][1] = second
     state._legal = None

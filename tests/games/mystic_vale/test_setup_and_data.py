@@ -96,8 +96,38 @@ def test_every_card_named_in_the_glossary_has_its_ability():
         "konklave_der_baumhirten",
     ):
         assert vales[card]["ability"] and vales[card]["named"]
-    for card in list(advancements.values()) + list(vales.values()):
-        assert card["standin"]["cost"], "no printed cost is public: every cost is a stand-in"
+    for card in advancements.values():
+        assert card["standin"]["cost"], "no printed advancement cost is public"
+    for card in vales.values():
+        sourced = "S19" in card["source"]
+        assert card["standin"]["cost"] is not sourced, card["id"]
+
+
+S19 = Path(__file__).parents[3] / "scripts" / "data" / "mystic_vale_vale_costs_S19.json"
+
+
+def test_the_vale_costs_of_the_public_list_are_the_cards_costs():
+    """S19 (sources.json): 22 vale types with English name, level and spirit cost; "any" is a
+    cost symbol any spirit pays, the printed wild symbol in a cost. Each is a card of
+    vales.json, matched by its German name where the list gives one, else by its English name;
+    its cost and level are real values there, every other value stays a stand-in."""
+    rows = json.loads(S19.read_text(encoding="utf-8"))["vales"]
+    assert len(rows) == 22
+    by_name = {v.name: v for v in c.vales().values()}
+    for row in rows:
+        vale = by_name[row["name_de_matched"] or row["name_en"]]
+        cost = {("wild" if s == "any" else s): n for s, n in row["cost_spirit"].items() if n}
+        assert (vale.level, vale.cost) == (row["level"], cost), row["name_en"]
+        assert vale.standin and set(vale.sourced) == {"cost", "level"}
+    listed = {row["name_de_matched"] or row["name_en"] for row in rows}
+    assert all(not v.sourced for v in c.vales().values() if v.name not in listed)
+
+
+def test_the_public_lists_level_one_vales_are_the_base_games():
+    """S19's nine level-1 types of two copies each are the base game's 18 level-1 vale cards
+    (research notes README): no level-1 stand-in is left in the base game."""
+    base_one = [v for v in c.vales().values() if v.set == "base" and v.level == 1]
+    assert len(base_one) == 9 and all(v.sourced for v in base_one)
 
 
 def test_known_levels_are_kept():
@@ -106,4 +136,13 @@ def test_known_levels_are_kept():
 
 
 def test_views_label_stand_ins():
-    assert "advancement costs, symbols and levels" in fresh().view(0)["standins"]
+    state = fresh(vale_of_magic=True)
+    state.vale_market[1][:2] = ["konklave_der_baumhirten", "erdenwiege"]
+    view = state.view(0)
+    vales = "vale symbols and copies; the costs and levels of vales no source lists"
+    assert "advancement costs, symbols and levels" in view["standins"]
+    assert vales in view["standins"]
+    catalog = view["catalog"]["vales"]
+    assert catalog["konklave_der_baumhirten"]["sourced"] == ["cost", "level"]
+    assert catalog["konklave_der_baumhirten"]["standin"]
+    assert catalog["erdenwiege"]["sourced"] == []

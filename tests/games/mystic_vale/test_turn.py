@@ -7,6 +7,7 @@ import pytest
 from meadow.core.errors import IllegalAction
 from meadow.core.play import random_playout
 from meadow.core.rng import Rng
+from meadow.games.mystic_vale import components as c
 from meadow.games.mystic_vale.actions import (
     BuyAdvancement,
     BuyVale,
@@ -121,17 +122,38 @@ def test_the_active_mana_token_pays_one_mana():
     assert not state.me.mana_token
 
 
+def test_an_any_spirit_symbol_in_a_vale_cost_is_paid_by_any_spirit():
+    """S19 lists Conclave of Ents (Konklave der Baumhirten) at 1 sky, 1 forest, 1 beast and 1
+    "any"; the symbols' notes (S1, S13): a wild symbol in a cost is paid by any spirit."""
+    assert c.vales()["konklave_der_baumhirten"].cost == {
+        "sky": 1,
+        "forest": 1,
+        "beast": 1,
+        "wild": 1,
+    }
+    state = fresh(vale_of_magic=True)
+    to_harvest(state)
+    state.vale_market[1][0] = "konklave_der_baumhirten"
+    state.harvest.spirits = {"beast": 1, "forest": 1, "sky": 1, "wild": 0}
+    state._legal = None
+    assert BuyVale("konklave_der_baumhirten") not in state.legal_actions()
+    state.harvest.spirits = {"beast": 1, "forest": 1, "sky": 2, "wild": 0}
+    state._legal = None
+    state.apply(BuyVale("konklave_der_baumhirten"))
+    assert state.harvest.spirits == {"beast": 0, "forest": 0, "sky": 0, "wild": 0}
+
+
 def test_vales_are_paid_with_spirits_and_wild():
     state = fresh()
     arrange(state, [["standin_b1e"], ["standin_b1b"]])  # 1 wild, 1 beast
     to_harvest(state)
-    state.vale_market[0][0] = "standin_vb1a"  # beast 2
-    state.vale_market[0][1] = "standin_vb1c"  # sky 2
+    state.vale_market[0][0] = "cascading_falls"  # beast 2
+    state.vale_market[0][1] = "radiant_pinnacle"  # sky 2
     state._legal = None
-    assert BuyVale("standin_vb1c") not in state.legal_actions()
-    state.apply(BuyVale("standin_vb1a"))
+    assert BuyVale("radiant_pinnacle") not in state.legal_actions()
+    state.apply(BuyVale("cascading_falls"))
     assert state.harvest.spirits == {"beast": 0, "forest": 0, "sky": 0, "wild": 0}
-    assert state.me.vales[-1][0] == "standin_vb1a"
+    assert state.me.vales[-1][0] == "cascading_falls"
 
 
 def test_exchange_three_spirits_for_one_vp_from_the_reserve():

@@ -1,100 +1,202 @@
-// Mystic Vale's card faces: printed advancements, sleeved cards, market tiles and vales.
+// Mystic Vale's card faces as printed: a sleeved card (its frame and three thirds), the
+// advancement printed in one third, and a market advancement. Vale cards are in vale.js.
+//
+// Sizes are in the pictures' own units; the table draws them at TABLE_SCALE. A symbol is
+// 2 * SYMBOL_R high and a name NAME_SIZE: at the table's scale, 15.5 and 12.9 CSS px, the
+// least that reads at a desk (the magnifier draws them larger).
 
 import { html, svg } from "../../js/draw.js";
-import {
-  EDGE_SYMBOLS,
-  POSITIONS,
-  SPIRITS,
-  abilityText,
-  advInfo,
-  advName,
-  valeInfo,
-  valeName,
-} from "./names.js";
+import { EDGE_SYMBOLS, POSITIONS, abilityText, advInfo, advName } from "./names.js";
 import { SHAPES, symbol, textLines, timingBadge, wrap } from "./symbols.js";
 
-const BAND_W = 94;
-export const TILE_W = 122;
-const VALE_W = 104;
-const BAND_H = 46;
-const CARD_W = 100;
-const CARD_H = 150;
+export const TABLE_SCALE = 0.86;
+export const SYMBOL_R = 9;
+export const NAME_SIZE = 15;
+export const NAME_EM = 0.64; // a bold letter's width, as a share of NAME_SIZE
+const FRAME = 6; // the card's dark frame band
+const THIRD_W = 144;
+const THIRD_H = 80;
+const CARD_W = THIRD_W + 2 * FRAME;
+const CARD_H = 3 * THIRD_H + 2 * FRAME;
+const POSMARK_W = 14; // a market tile's mark of the third it fills, left of the frame
+export const TILE_W = POSMARK_W + CARD_W;
+export const TILE_H = THIRD_H + 2 * FRAME;
+const EDGE_W = 24; // a column of symbols on the left edge
+const RIGHT_W = 26; // the cost, grey VP and ability timing on the right
 
-const BAND_FILL = { 0: "#efe6c8", 1: "#dcebd0", 2: "#d5e3f0", 3: "#eadcf0" };
+const FRAME_FILL = "#46553a";
+const FRAME_LINE = "#2b3524";
+const PAPER = "#f8f3e4";
 
-function bandFill(id, info) {
-  if (id === "cursed_land") return "#d8c3cf";
-  return BAND_FILL[info.level] || BAND_FILL[1];
+// The art's colours (sky, hills, the hills' shade and the level stripes) by level, as the
+// printed card's border colour tells its level at a glance.
+const ART = {
+  0: ["#f5ead0", "#dcc896", "#b39757"],
+  1: ["#e6f1da", "#b3d59a", "#5f9a47"],
+  2: ["#dde9f5", "#a6c5e4", "#4f7fb8"],
+  3: ["#eee2f4", "#cdb0de", "#83579f"],
+  cursed: ["#eadbe3", "#c4a0b5", "#7d4f69"],
+};
+
+function artOf(id, info) {
+  if (id === "cursed_land") return ART.cursed;
+  return ART[info.level] || ART[1];
 }
 
-// One printed advancement: symbols on its left edge, name, grey VP and the ability's timing.
-// `band`: null if it has no vertical band, else whether that band is the one showing.
-function advancement(id, x, y, ctx, band) {
-  const info = advInfo(id, ctx);
-  const parts = [
+// A landscape in two hills, the stand-in for an advancement's art.
+export function hills(x, y, w, h, colours) {
+  const [, light, dark] = colours;
+  const bottom = y + h;
+  const foot = `V${bottom - 3} Q${x + w} ${bottom} ${x + w - 3} ${bottom} H${x + 3} Q${x} ${bottom} ${x} ${bottom - 3} Z`;
+  return [
+    svg("path", {
+      d: `M${x} ${y + h * 0.62} C${x + w * 0.3} ${y + h * 0.38} ${x + w * 0.55} ${y + h * 0.78} ${x + w} ${y + h * 0.5} ${foot}`,
+      fill: light,
+      opacity: 0.75,
+    }),
+    svg("path", {
+      d: `M${x} ${y + h * 0.86} C${x + w * 0.35} ${y + h * 0.64} ${x + w * 0.7} ${y + h * 1.02} ${x + w} ${y + h * 0.76} ${foot}`,
+      fill: dark,
+      opacity: 0.35,
+    }),
+  ];
+}
+
+// The small tag that says a card's printed values are Meadow's stand-ins: in a corner of the
+// art, clear of the symbols (the legend above the table says which values).
+export function standinTag(x, y, ctx) {
+  const text = ctx.t("standin");
+  const width = text.length * 4.9 + 8;
+  return svg("g", { class: "mv-standin-tag" }, [
     svg("rect", {
       x,
       y,
-      width: BAND_W,
-      height: BAND_H,
-      rx: 3,
-      fill: bandFill(id, info),
-      stroke: "#6f6552",
-      "stroke-width": 0.7,
+      width,
+      height: 11,
+      rx: 5.5,
+      fill: "#fffaf0",
+      "fill-opacity": 0.9,
+      stroke: "#8b3a1f",
+      "stroke-width": 0.6,
     }),
+    svg("text", { x: x + 4, y: y + 8.2, "font-size": 8.5, class: "mv-standin", text }),
+  ]);
+}
+
+// The level printed as stripes above and below the art: one stripe a level.
+function stripes(level, x, y, w, h, colour) {
+  const lines = [];
+  for (let i = 0; i < level; i++) {
+    for (const at of [y + 1 + i * 1.6, y + h - 1 - i * 1.6]) {
+      lines.push(
+        svg("path", { d: `M${x + 3} ${at} H${x + w - 3}`, stroke: colour, "stroke-width": 0.9 }),
+      );
+    }
+  }
+  return lines;
+}
+
+// A printed advancement filling one third at (x, y): its art, the symbols in a column on the
+// left edge, the name, on the right its cost (in the market), grey VP and ability timing.
+// `band`: null if it has no vertical ability band, else whether that band is the one showing.
+function advancement(id, x, y, ctx, { band = null, cost = false } = {}) {
+  const info = advInfo(id, ctx);
+  const colours = artOf(id, info);
+  const artY = y + 5;
+  const artH = THIRD_H - 10;
+  const parts = [
+    svg("rect", {
+      x: x + 0.5,
+      y: artY,
+      width: THIRD_W - 1,
+      height: artH,
+      rx: 3,
+      fill: colours[0],
+      stroke: colours[2],
+      "stroke-width": 0.6,
+    }),
+    ...hills(x + 0.5, artY, THIRD_W - 1, artH, colours),
+    ...stripes(info.level, x, y, THIRD_W, THIRD_H, colours[2]),
   ];
-  if (band !== null) parts.push(verticalBand(x, y, band, ctx));
-  const left = x + (band === null ? 0 : 5);
-  const shown = EDGE_SYMBOLS.flatMap((s) => Array(info.symbols[s] || 0).fill(s));
-  shown.slice(0, 8).forEach((s, i) => {
-    parts.push(symbol(s, left + 7.5 + (i % 2) * 12, y + 8 + Math.floor(i / 2) * 11, 5.2, ctx));
+  let left = x;
+  if (band !== null) {
+    parts.push(verticalBand(x, y, band, ctx));
+    left += 11;
+  }
+  const shown = EDGE_SYMBOLS.flatMap((s) => Array(info.symbols[s] || 0).fill(s)).slice(0, 8);
+  const columns = shown.length > 4 ? 2 : 1;
+  const rows = Math.ceil(shown.length / columns);
+  if (shown.length) {
+    parts.push(
+      svg("rect", {
+        x: left + 1,
+        y: y + 1,
+        width: EDGE_W * columns - 2,
+        height: THIRD_H - 2,
+        rx: 4,
+        fill: "#ffffff",
+        "fill-opacity": 0.7,
+        stroke: colours[2],
+        "stroke-opacity": 0.4,
+        "stroke-width": 0.6,
+      }),
+    );
+  }
+  const step = Math.min(19, (THIRD_H - 4) / Math.max(rows, 1));
+  shown.forEach((s, i) => {
+    const column = Math.floor(i / rows);
+    const row = i % rows;
+    const cy = y + THIRD_H / 2 + (row - (rows - 1) / 2) * step;
+    parts.push(symbol(s, left + EDGE_W / 2 + column * EDGE_W, cy, SYMBOL_R, ctx));
   });
-  const nameX = left + (shown.length > 1 ? 30 : shown.length ? 17 : 5);
-  const room = x + BAND_W - nameX - (info.symbols.end_vp || info.ability ? 14 : 3);
-  const lines = wrap(advName(id, ctx), Math.floor(room / 5.4), 3);
-  parts.push(...textLines(lines, nameX, y + 13, 9, room, { class: "mv-name" }));
+  const right = x + THIRD_W - RIGHT_W / 2;
+  let top = y + 18;
+  if (cost) {
+    parts.push(costMark(info.cost, info.level, right, y + 16, ctx));
+    top = y + 47;
+  }
   if (info.symbols.end_vp) {
-    parts.push(symbol("end_vp", x + BAND_W - 8, y + 9, 5.5, ctx));
+    parts.push(symbol("end_vp", right, top, SYMBOL_R + 0.5, ctx));
     parts.push(
       svg("text", {
-        x: x + BAND_W - 8,
-        y: y + 11.5,
-        "font-size": 7,
+        x: right,
+        y: top + 4.5,
+        "font-size": 10,
         class: "mv-on-star",
         text: info.symbols.end_vp,
       }),
     );
   }
   if (info.ability)
-    parts.push(timingBadge(info.timing, x + BAND_W - 8, y + BAND_H - 9, ctx, info.ability));
-  if (info.standin && !id.startsWith("standin_")) {
-    parts.push(
-      svg("text", {
-        x: nameX,
-        y: y + BAND_H - 3.5,
-        "font-size": 6.5,
-        class: "mv-standin",
-        text: ctx.t("standin"),
-      }),
-    );
-  }
+    parts.push(timingBadge(info.timing, right, y + THIRD_H - 13, ctx, info.ability, SYMBOL_R));
+  const nameX = left + (shown.length ? EDGE_W * columns + 5 : 7);
+  const busyRight = cost || info.symbols.end_vp || info.ability;
+  const room = x + THIRD_W - (busyRight ? RIGHT_W + 2 : 6) - nameX;
+  const lines = wrap(advName(id, ctx), Math.max(4, Math.floor(room / (NAME_SIZE * NAME_EM))), 3);
+  parts.push(...textLines(lines, nameX, y + 21, NAME_SIZE, room, { class: "mv-name" }, NAME_EM));
+  if (info.standin && !id.startsWith("standin_"))
+    parts.push(standinTag(nameX, y + THIRD_H - 18, ctx));
   return svg("g", { class: "mv-adv" }, [svg("title", { text: advTitle(id, ctx) }), ...parts]);
 }
 
+// A vertical ability band along the left edge: amber while it is the one showing (and
+// working), grey when another band covers it.
 function verticalBand(x, y, showing, ctx) {
-  return svg(
-    "rect",
-    {
-      x: x + 0.5,
-      y: y + 0.5,
-      width: 4,
-      height: BAND_H - 1,
-      fill: showing ? "#d98e04" : "#9e9e9e",
-      opacity: showing ? 1 : 0.6,
-      class: "mv-vband",
-    },
-    [svg("title", { text: ctx.t(showing ? "band.showing" : "band.covered") })],
+  const fill = showing ? "#d98e04" : "#9e9e9e";
+  const ticks = [0, 1, 2, 3, 4].map((i) =>
+    svg("path", {
+      d: `M${x + 5.5} ${y + 14 + i * 12} v7`,
+      stroke: "#fff",
+      "stroke-width": 1.6,
+      "stroke-linecap": "round",
+      opacity: 0.8,
+    }),
   );
+  return svg("g", { class: "mv-vband", opacity: showing ? 1 : 0.6 }, [
+    svg("title", { text: ctx.t(showing ? "band.showing" : "band.covered") }),
+    svg("rect", { x: x + 1, y: y + 2, width: 9, height: THIRD_H - 4, rx: 3, fill }),
+    ...ticks,
+  ]);
 }
 
 export function advTitle(id, ctx) {
@@ -106,52 +208,70 @@ export function advTitle(id, ctx) {
   return parts.filter(Boolean).join(" · ");
 }
 
-function emptySlot(x, y) {
+// A third with nothing sleeved in it: the blank card shows through.
+function emptyThird(x, y) {
   return svg("rect", {
-    x,
-    y,
-    width: BAND_W,
-    height: BAND_H,
-    rx: 3,
-    fill: "#ffffff",
-    "fill-opacity": 0.35,
-    stroke: "#b9ae96",
-    "stroke-dasharray": "3 2",
-    "stroke-width": 0.8,
+    x: x + 3,
+    y: y + 5,
+    width: THIRD_W - 6,
+    height: THIRD_H - 10,
+    rx: 4,
+    fill: "none",
+    stroke: "#d6ccb4",
+    "stroke-dasharray": "4 3",
+    "stroke-width": 0.9,
   });
+}
+
+// Where two thirds meet: a notch in the frame band on either side, a fine line across.
+function divider(y) {
+  return svg("g", {}, [
+    svg("path", {
+      d: `M${FRAME + 4} ${y} H${CARD_W - FRAME - 4}`,
+      stroke: "#c9bd9f",
+      "stroke-width": 0.8,
+    }),
+    svg("path", { d: `M0.8 ${y - 4} L${FRAME} ${y} L0.8 ${y + 4} Z`, fill: "#a9b98c" }),
+    svg("path", {
+      d: `M${CARD_W - 0.8} ${y - 4} L${CARD_W - FRAME} ${y} L${CARD_W - 0.8} ${y + 4} Z`,
+      fill: "#a9b98c",
+    }),
+  ]);
 }
 
 // One sleeved card. Own cards carry keys: the whole card, or (when a choice names a position)
 // each of its three positions, never both, so that no click lands on a key not in play.
 export function card(entry, owner, ctx, opts = {}) {
-  const { slotKeys = false, keyed = false, scale = 1, note = null } = opts;
-  const frame = svg("rect", {
-    x: 1,
-    y: 1,
-    width: CARD_W - 2,
-    height: CARD_H - 2,
-    rx: 6,
-    class: "mv-sleeve",
-    fill: "#f8f4ea",
-    stroke: "#8c7f66",
-    "stroke-width": 1.4,
-  });
-  const parts = [frame];
+  const { slotKeys = false, keyed = false, scale = TABLE_SCALE, note = null } = opts;
+  const parts = [
+    svg("rect", {
+      x: 0.7,
+      y: 0.7,
+      width: CARD_W - 1.4,
+      height: CARD_H - 1.4,
+      rx: 9,
+      class: "mv-sleeve",
+      fill: FRAME_FILL,
+      stroke: FRAME_LINE,
+      "stroke-width": 1.4,
+    }),
+    svg("rect", { x: FRAME, y: FRAME, width: THIRD_W, height: 3 * THIRD_H, rx: 4, fill: PAPER }),
+  ];
   POSITIONS.forEach((position, i) => {
-    const y = 4 + i * 48;
+    const y = FRAME + i * THIRD_H;
     const id = entry.slots[i];
     const band = id && advInfo(id, ctx).vertical ? entry.band === position : null;
-    const drawn = id ? advancement(id, 3, y, ctx, band) : emptySlot(3, y);
+    const drawn = id ? advancement(id, FRAME, y, ctx, { band }) : emptyThird(FRAME, y);
     if (slotKeys && keyed) {
       parts.push(
         svg("g", { class: "mv-slot", "data-key": `slot:${entry.card}:${position}` }, [
           drawn,
           svg("rect", {
-            x: 3,
+            x: FRAME,
             y,
-            width: BAND_W,
-            height: BAND_H,
-            rx: 3,
+            width: THIRD_W,
+            height: THIRD_H,
+            rx: 4,
             class: "mv-slot-mark",
             fill: "none",
           }),
@@ -159,6 +279,7 @@ export function card(entry, owner, ctx, opts = {}) {
       );
     } else parts.push(drawn);
   });
+  parts.push(divider(FRAME + THIRD_H), divider(FRAME + 2 * THIRD_H));
   const picture = svg(
     "svg",
     {
@@ -194,6 +315,7 @@ function cardTitle(entry, ctx) {
   return [ctx.t("magnify.card", { n: entry.card }), ...names].join(" · ");
 }
 
+// Which third of a card a market advancement fills: three boxes, that one dark.
 function positionMark(position, x, y) {
   return svg(
     "g",
@@ -201,143 +323,89 @@ function positionMark(position, x, y) {
     POSITIONS.map((p, i) =>
       svg("rect", {
         x,
-        y: y + i * 6,
-        width: 7,
-        height: 5,
-        rx: 1,
+        y: y + i * 11,
+        width: 10,
+        height: 9,
+        rx: 1.5,
         fill: p === position ? "#3b3b3b" : "#ffffff",
         stroke: "#3b3b3b",
-        "stroke-width": 0.6,
+        "stroke-width": 0.8,
       }),
     ),
   );
 }
 
+// The cost in a mana gem, the level as dots under it, as printed on the advancement.
 function costMark(cost, level, x, y, ctx) {
+  const gem = SHAPES.mana(x, y, 10.5);
   const parts = [
-    svg("g", {}, [svg("title", { text: ctx.t("cost_n", { n: cost }) }), ...SHAPES.mana(x, y, 8)]),
-    svg("text", { x, y: y + 3, "font-size": 9, class: "mv-cost", text: cost }),
+    svg("g", { class: "mv-cost-mark" }, [
+      svg("title", { text: ctx.t("cost_n", { n: cost }) }),
+      ...gem,
+    ]),
+    svg("text", { x, y: y + 4, "font-size": 11, class: "mv-cost", text: cost }),
   ];
   for (let i = 0; i < level; i++) {
     parts.push(
-      svg("circle", { cx: x - (level - 1) * 2.5 + i * 5, cy: y + 13, r: 1.8, fill: "#3b3b3b" }),
+      svg("circle", { cx: x - (level - 1) * 3 + i * 6, cy: y + 15, r: 2.2, fill: "#3b3b3b" }),
     );
   }
   return svg("g", {}, parts);
 }
 
-// A market advancement: the printed third of a card, its position, cost and level.
-export function marketTile(copy, ctx, extra, scale = 1) {
+// A market advancement: the printed third of a card in its frame, with its cost and level,
+// and which third it fills.
+export function marketTile(copy, ctx, extra, scale = TABLE_SCALE) {
   const [id, position] = copy.split("@");
   const info = advInfo(id, ctx);
   const parts = [
-    svg("rect", { x: 0.5, y: 0.5, width: TILE_W - 1, height: 53, rx: 5, class: "mv-tile-bg" }),
-    positionMark(position, 2, 18),
-    advancement(id, 11, 4, ctx, info.vertical ? true : null),
-    costMark(info.cost, info.level, TILE_W - 9, 17, ctx),
+    svg("rect", {
+      x: 0.5,
+      y: 0.5,
+      width: TILE_W - 1,
+      height: TILE_H - 1,
+      rx: 7,
+      class: "mv-tile-bg",
+    }),
+    positionMark(position, 2, TILE_H / 2 - 15),
+    svg("rect", {
+      x: POSMARK_W + 0.7,
+      y: 0.7,
+      width: CARD_W - 1.4,
+      height: TILE_H - 1.4,
+      rx: 8,
+      fill: FRAME_FILL,
+      stroke: FRAME_LINE,
+      "stroke-width": 1.2,
+    }),
+    svg("rect", {
+      x: POSMARK_W + FRAME,
+      y: FRAME,
+      width: THIRD_W,
+      height: THIRD_H,
+      rx: 4,
+      fill: PAPER,
+    }),
+    advancement(id, POSMARK_W + FRAME, FRAME, ctx, {
+      band: info.vertical ? true : null,
+      cost: true,
+    }),
   ];
   if (extra) parts.push(extra);
   return svg(
     "svg",
     {
       class: "mv-tile-svg",
-      viewBox: `0 0 ${TILE_W} 54`,
-      width: TILE_W * scale,
-      height: 54 * scale,
+      viewBox: `0 0 ${TILE_W} ${TILE_H}`,
+      width: Math.round(TILE_W * scale),
+      height: Math.round(TILE_H * scale),
     },
     parts,
   );
 }
 
-// A vale card: name, spirit cost, grey VP, growth and its ability.
-export function valeCard(id, ctx, opts = {}) {
-  const info = valeInfo(id, ctx);
-  const parts = [
-    svg("rect", {
-      x: 0.5,
-      y: 0.5,
-      width: VALE_W - 1,
-      height: 63,
-      rx: 6,
-      fill: info.level === 2 ? "#c7d0ee" : "#cfe8e0",
-      stroke: info.level === 2 ? "#3d4f8f" : "#2f7565",
-      "stroke-width": 1.2,
-    }),
-    svg("rect", {
-      x: 4,
-      y: 4,
-      width: VALE_W - 8,
-      height: 3,
-      rx: 1.5,
-      fill: info.level === 2 ? "#3d4f8f" : "#2f7565",
-    }),
-  ];
-  parts.push(
-    ...textLines(wrap(valeName(id, ctx), 15, 2), 5, 17, 9, VALE_W - 24, { class: "mv-name" }),
-  );
-  const cost = SPIRITS.flatMap((s) => Array(info.cost[s] || 0).fill(s));
-  cost.forEach((s, i) => parts.push(symbol(s, 10 + i * 12, 52, 5, ctx)));
-  for (let i = 0; i < (info.growth || 0); i++)
-    parts.push(symbol("growth", 14 + (cost.length + i) * 12, 52, 5, ctx));
-  const right = VALE_W - 10;
-  if (info.end_vp) {
-    parts.push(symbol("end_vp", right, 17, 7, ctx));
-    parts.push(
-      svg("text", { x: right, y: 20, "font-size": 8, class: "mv-on-star", text: info.end_vp }),
-    );
-  }
-  if (info.ability) parts.push(timingBadge(info.timing, right, 52, ctx, info.ability));
-  if (info.standin && !id.startsWith("standin_")) {
-    parts.push(
-      svg("text", { x: 5, y: 41, "font-size": 6.5, class: "mv-standin", text: ctx.t("standin") }),
-    );
-  }
-  for (let i = 0; i < (info.level || 1); i++)
-    parts.push(svg("circle", { cx: right - i * 5, cy: 33, r: 1.8, fill: "#3b3b3b" }));
-  if (opts.isNew) {
-    parts.push(
-      svg("rect", { x: 2, y: 2, width: VALE_W - 4, height: 60, rx: 5, class: "mv-vale-new" }),
-    );
-    parts.push(
-      svg("text", {
-        x: VALE_W / 2,
-        y: 37,
-        "font-size": 8,
-        class: "mv-new-label",
-        text: ctx.t("vale_new"),
-      }),
-    );
-  }
-  const scale = opts.scale || 1;
-  return svg(
-    "svg",
-    {
-      class: "mv-vale-svg",
-      viewBox: `0 0 ${VALE_W} 64`,
-      width: VALE_W * scale,
-      height: 64 * scale,
-    },
-    [svg("title", { text: valeTitle(id, ctx) }), ...parts],
-  );
-}
-
-// What marks a market advancement or a vale card for the enlarged view (magnify.js), with its
-// name for a screen reader.
+// What marks a market advancement for the enlarged view (magnify.js), with its name for a
+// screen reader.
 export function advLook(copy, ctx) {
   return { "data-magnify": `adv:${copy}`, "aria-label": advTitle(copy.split("@")[0], ctx) };
-}
-
-export function valeLook(id, ctx) {
-  return { "data-magnify": `vale:${id}`, "aria-label": valeTitle(id, ctx) };
-}
-
-export function valeTitle(id, ctx) {
-  const info = valeInfo(id, ctx);
-  const title = [
-    valeName(id, ctx),
-    ctx.t("level_n", { n: info.level }),
-    abilityText(info.ability, ctx),
-    info.standin ? ctx.t("standin_values") : "",
-  ];
-  return title.filter(Boolean).join(" · ");
 }

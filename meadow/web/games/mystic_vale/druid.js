@@ -1,10 +1,11 @@
 // Each druid's mat: header, resources, field, on-deck card, vales, deck view and choices.
 
 import { html, seatColour, seatSymbol, svg } from "../../js/draw.js";
-import { advLook, card, marketTile, valeCard, valeLook } from "./cards.js";
+import { advLook, card, marketTile } from "./cards.js";
 import { pile } from "./market.js";
 import { SPIRITS, advInfo, playerName, valeName } from "./names.js";
 import { SHAPES, symbol, symbolBadge } from "./symbols.js";
+import { valeCard, valeLook } from "./vale.js";
 
 // Local choices of this viewer that survive the page redrawing the board after every move.
 const ui = { pinned: new Set(), deckOpen: false };
@@ -146,7 +147,7 @@ function ownedVales(druid, owner, ctx, mine) {
         "data-piece": `vale:${v.vale}`,
         ...valeLook(v.vale, ctx),
       },
-      [valeCard(v.vale, ctx, { isNew: v.new, scale: 0.85 })],
+      [valeCard(v.vale, ctx, { isNew: v.new })],
     ),
   );
   const boxed = druid.boxed_vales.length
@@ -174,16 +175,10 @@ function slotMode(ctx) {
 
 function fieldRow(druid, owner, ctx, mine) {
   const slotKeys = mine && slotMode(ctx);
-  // Big fields would need a third row; smaller cards keep them to two.
-  const crowd = druid.field.length > 12 ? 0.8 : druid.field.length > 8 ? 0.9 : 1;
-  const watched =
-    mine || ((ctx.seat === null || ctx.seat === undefined) && ctx.view.to_move === owner);
-  const scale = (watched ? 1.04 : 0.84) * crowd;
   const onDeck = druid.on_deck
     ? card(druid.cards[druid.on_deck - 1], owner, ctx, {
         keyed: mine,
         slotKeys: false,
-        scale,
         note: ctx.t("on_deck"),
       })
     : html("div", { class: "mv-card mv-card-none", text: ctx.t("no_on_deck") });
@@ -197,7 +192,7 @@ function fieldRow(druid, owner, ctx, mine) {
     html("div", { class: "mv-pile-label", text: ctx.t("discard") }),
   ]);
   const field = druid.field.map((number) =>
-    card(druid.cards[number - 1], owner, ctx, { keyed: mine, slotKeys, scale }),
+    card(druid.cards[number - 1], owner, ctx, { keyed: mine, slotKeys }),
   );
   return html("div", { class: "mv-field-row", "data-spot": `field:${owner}` }, [
     piles,
@@ -219,7 +214,7 @@ function deckView(druid, owner, ctx) {
       "div",
       { class: "mv-mini-row" },
       numbers.length
-        ? numbers.map((n) => card(druid.cards[n - 1], owner, ctx, { scale: 0.72, note: marker(n) }))
+        ? numbers.map((n) => card(druid.cards[n - 1], owner, ctx, { scale: 0.6, note: marker(n) }))
         : [html("span", { class: "mv-none", text: ctx.t("none") })],
     );
   const details = html("details", { class: "mv-deckview", open: ui.deckOpen || null }, [
@@ -253,7 +248,7 @@ function choiceStrip(druid, owner, ctx) {
     html(
       "div",
       { class: "mv-mini-row" },
-      offered.map((n) => card(druid.cards[n - 1], owner, ctx, { keyed: true, scale: 0.8 })),
+      offered.map((n) => card(druid.cards[n - 1], owner, ctx, { keyed: true, scale: 0.7 })),
     ),
   ]);
 }

@@ -85,7 +85,43 @@ const DESCRIBE = {
       : ["event.look", { ...p, count: e.count }],
   take_vale: (e, p, ctx) => ["event.take_vale", { ...p, vale: valeName(e.vale, ctx) }],
   mana: (e, p, ctx) => ["event.mana", { ...p, mana: e.mana, reason: reasonText(e.reason, ctx) }],
+  prep: (e, p, ctx) => [
+    e.deck ? "event.prep" : "event.prep_no_deck",
+    {
+      ...p,
+      cards: e.cards.map((n) => cardWords(e.seat, n, ctx)).join(", "),
+      deck: e.deck && cardWords(e.seat, e.deck, ctx),
+    },
+  ],
 };
+
+// Prep is routine: the cards go into the field one by one until the next would spoil it, and
+// the log said each ("reveals", "into the field", a dozen lines a turn). A run of Prep's
+// plays and reveals becomes one step naming the cards in order and the one left on deck.
+export function summarise(events) {
+  const found = [];
+  let prep = null; // the Prep being gathered into one step
+  for (const event of events) {
+    const mine = prep && event.seat === prep.seat;
+    if (mine && isPrepPlay(event)) {
+      prep.cards.push(event.card);
+      prep.deck = null;
+    } else if (mine && event.kind === "reveal" && event.card && !prep.deck) {
+      prep.deck = event.card;
+    } else if (isPrepPlay(event)) {
+      prep = { kind: "prep", seat: event.seat, cards: [event.card], deck: null };
+      found.push(prep);
+    } else {
+      prep = null;
+      found.push(event);
+    }
+  }
+  return found;
+}
+
+function isPrepPlay(event) {
+  return event.kind === "play" && event.stage === "prep";
+}
 
 // A card named by what it is: its advancements top to bottom ("Cursed Land", "Deer + Owl"),
 // or a blank card, with its number as drawn on it. The names are the card's now (the event

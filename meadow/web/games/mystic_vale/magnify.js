@@ -2,7 +2,7 @@
 // at a larger scale, with everything its small face shows said in words.
 
 import { html } from "../../js/draw.js";
-import { card, marketTile, valeCard } from "./cards.js";
+import { card, marketTile } from "./cards.js";
 import {
   EDGE_SYMBOLS,
   POSITIONS,
@@ -12,13 +12,16 @@ import {
   advInfo,
   advName,
   copyName,
+  standinWords,
   valeInfo,
   valeName,
+  valeNameLanguage,
 } from "./names.js";
 import { symbolBadge } from "./symbols.js";
+import { valeCard } from "./vale.js";
 
-const SCALE = 2.4; // market advancements and vale cards
-const CARD_SCALE = 2; // a sleeved card, three advancements high
+const SCALE = 2; // market advancements and vale cards
+const CARD_SCALE = 1.3; // a sleeved card, three advancements high
 
 // `adv:<id>@<position>`, `vale:<id>` or `card:<owner>:<number>`, as the table marks them.
 export function magnify(what, ctx) {
@@ -98,12 +101,16 @@ function symbolsLine(label, counts, kinds, ctx) {
 function valePanel(id, ctx) {
   const info = valeInfo(id, ctx);
   return panel(valeCard(id, ctx, { scale: SCALE }), [
-    html("strong", { class: "mv-magnified-name", text: valeName(id, ctx) }),
+    html("strong", {
+      class: "mv-magnified-name",
+      lang: valeNameLanguage(id, ctx),
+      text: valeName(id, ctx),
+    }),
     html("p", { text: ctx.t("level_n", { n: info.level || 1 }) }),
     symbolsLine(ctx.t("magnify.costs"), info.cost, SPIRITS, ctx),
     symbolsLine(ctx.t("magnify.gives"), info, ["growth", "end_vp"], ctx),
     abilityLine(info, ctx),
-    info.standin ? html("p", { class: "mv-magnified-note", text: ctx.t("standin_values") }) : null,
+    info.standin ? html("p", { class: "mv-magnified-note", text: standinWords(info, ctx) }) : null,
   ]);
 }
 

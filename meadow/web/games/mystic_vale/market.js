@@ -1,9 +1,12 @@
 // The supply: the advancement and vale markets, Fertile Soil, face-down piles, the VP pool.
 
 import { html, svg } from "../../js/draw.js";
-import { TILE_W, advLook, advTitle, marketTile, valeCard, valeLook } from "./cards.js";
+import { TILE_H, advLook, advTitle, marketTile } from "./cards.js";
 import { POSITIONS } from "./names.js";
 import { star } from "./symbols.js";
+import { valeCard, valeLook } from "./vale.js";
+
+const PILE_H = 76; // as tall as the cards beside it
 
 export function advancementMarket(ctx) {
   const view = ctx.view;
@@ -15,6 +18,7 @@ export function advancementMarket(ctx) {
         "#5d4a7a",
         {},
         level + 1,
+        PILE_H,
       ),
       ...slots.map((copy) =>
         copy
@@ -43,9 +47,9 @@ export function fertileSoil(ctx) {
     const copy = `fertile_soil@${position}`;
     const left = ctx.view.fertile_soil[i];
     const count = svg("text", {
-      x: TILE_W - 9,
-      y: 49,
-      "font-size": 8,
+      x: 7,
+      y: TILE_H - 7,
+      "font-size": 10,
       class: "mv-count",
       text: `×${left}`,
     });
@@ -77,6 +81,7 @@ export function valeMarket(ctx) {
         level ? "#3d4f8f" : "#2f7565",
         {},
         level + 1,
+        PILE_H,
       ),
       ...slots.map((id) =>
         id
@@ -98,7 +103,7 @@ export function valeMarket(ctx) {
 }
 
 // A face-down pile with how many cards are in it (and its level as dots, as on the cards).
-export function pile(count, title, colour, attrs = {}, level = 0) {
+export function pile(count, title, colour, attrs = {}, level = 0, height = 56) {
   const dots = [];
   for (let i = 0; i < level; i++) {
     dots.push(
@@ -110,7 +115,8 @@ export function pile(count, title, colour, attrs = {}, level = 0) {
       }),
     );
   }
-  const picture = svg("svg", { viewBox: "0 0 36 56", width: 36, height: 56 }, [
+  const width = Math.round((height * 36) / 56);
+  const picture = svg("svg", { viewBox: "0 0 36 56", width, height }, [
     svg("title", { text: `${title}: ${count}` }),
     svg("rect", {
       x: 4,

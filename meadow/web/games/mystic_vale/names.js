@@ -111,6 +111,8 @@ export const CHOICE_ABILITIES = new Set([
 export const STANDIN_NOTES = {
   "advancement costs, symbols and levels": "standins.advancements",
   "vale costs, symbols, levels and copies": "standins.vales",
+  "vale symbols and copies; the costs and levels of vales no source lists":
+    "standins.vales_unsourced",
   "starter card positions": "standins.starter",
 };
 
@@ -126,6 +128,14 @@ export function valeName(id, ctx) {
   if (NAMED_VALES.has(id)) return ctx.t(`vale.${id}`);
   const info = catalog(ctx).vales[id];
   return info ? info.name : id;
+}
+
+// The language a vale's name is written in where it is not the page's (S19 gives some names in
+// English alone), for a `lang` attribute, so that a screen reader reads it as written.
+export function valeNameLanguage(id, ctx) {
+  if (NAMED_VALES.has(id) || id.startsWith("standin_v")) return null;
+  const language = (catalog(ctx).vales[id] || {}).name_language;
+  return language && language !== document.documentElement.lang ? language : null;
 }
 
 // "b1a" -> "B1-A", the code the card file gives its plain stand-ins.
@@ -154,6 +164,13 @@ function catalog(ctx) {
 
 export function advInfo(id, ctx) {
   return catalog(ctx).advancements[id] || { symbols: {}, level: 0, cost: 0 };
+}
+
+// What a card's stand-in note says: some values are Meadow's, and for a vale whose cost and
+// level come from a public list (S19), that those two are printed ones.
+export function standinWords(info, ctx) {
+  if (!info.standin) return "";
+  return info.sourced && info.sourced.length ? ctx.t("standin_but_sourced") : ctx.t("standin_values");
 }
 
 export function valeInfo(id, ctx) {
