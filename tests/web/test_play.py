@@ -8,9 +8,11 @@ enlarging the board where it is finer)."""
 from __future__ import annotations
 
 import random
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from meadow import games
 from tests.web.conftest import Player, Server
@@ -179,4 +181,48 @@ def test_the_board_can_be_enlarged_on_a_desk(player: Player) -> None:
     no_sideways_scroll(player, 1280)
     page.click(".zoom-toggle")
     page.wait_for_selector(".board:not(.zoomed)")
+    assert player.errors == []
+
+
+# Records whether the game's style sheet was in force when its board's first card was drawn.
+FIRST_CARD = """
+new MutationObserver((changes, observer) => {
+    if (!document.querySelector('.hm-card')) return;
+    const sheets = [...document.styleSheets].map((sheet) => sheet.href || '');
+    window.styledAtFirstCard = sheets.some((href) => href.endsWith('/games/harmonies.css'));
+    observer.disconnect();
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_board_is_never_drawn_before_its_style_sheet(player: Player) -> None:
+    """The game's style sheet is held back: the board waits for it, never shown unstyled (a
+    CI run found a Harmonies card 912 px wide, a whole row, measured in that moment)."""
+    page = player.page
+    page.add_init_script(FIRST_CARD)
+    held: list[tuple[object, object]] = []
+
+    def hold(route: object) -> None:
+        if route.request.method != "GET":
+            route.continue_()
+            return
+        held.append((route, route.fetch()))
+
+    page.route("**/games/harmonies.css", hold)
+    player.sign_up("styled-first")
+    player.open("#/")
+    page.select_option("#new-table select[name=game]", "harmonies")
+    page.select_option("#new-table select[name=seat1]", "easy")
+    page.click("#new-table button[type=submit]")
+    while not held:  # Playwright's handler runs while the page is waited on
+        page.wait_for_timeout(50)
+    with suppress(PlaywrightTimeout):  # a board drawn without its sheet is drawn by now
+        page.wait_for_selector(".hm-card", timeout=3000)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    page.wait_for_selector(".hm-display .hm-card")
+    assert page.evaluate("window.styledAtFirstCard") is True
+    card = page.locator(".hm-display .hm-card").first.bounding_box()
+    assert card["width"] < page.viewport_size["width"] / 4, card
+    page.unroute("**/games/harmonies.css")
     assert player.errors == []

@@ -1,19 +1,27 @@
 // What the live table and the replay share: a game's module, its log lines and the result.
 
-import { html, seatColour as drawSeatColour, seatSymbol } from "./draw.js";
+import { html, seatColour as drawSeatColour, seatSymbol, styleSheet } from "./draw.js";
 import { botName, has, t } from "./i18n.js";
 
 const modules = {};
 
-export async function loadModule(game) {
+// A game's module, once its style sheet has loaded too. The promise is what is kept, so a
+// second page asking while the first load is under way waits for the same one.
+export function loadModule(game) {
   if (!modules[game]) {
-    modules[game] = await import(`/games/${game}.js`);
-    const style = await fetch(`/games/${game}.css`, { method: "HEAD" });
-    if (style.ok) {
-      document.head.append(html("link", { rel: "stylesheet", href: `/games/${game}.css` }));
-    }
+    modules[game] = styledModule(game).catch((error) => {
+      delete modules[game]; // tried again next time, not failed for good
+      throw error;
+    });
   }
   return modules[game];
+}
+
+async function styledModule(game) {
+  const module = await import(`/games/${game}.js`);
+  const style = await fetch(`/games/${game}.css`, { method: "HEAD" });
+  if (style.ok) await styleSheet(`/games/${game}.css`);
+  return module;
 }
 
 // A seat's colour on the page: the game's own pieces' colour where it has one (Renature's

@@ -28,6 +28,26 @@ export function html(tag, attrs, children) {
   return fill(document.createElement(tag), attrs, children);
 }
 
+const styleSheets = new Map();
+
+// A style sheet added to the page, settled once it has loaded: what is drawn after it is
+// drawn styled (a board drawn before its sheet arrived showed unstyled for a moment, cards a
+// whole row wide). A sheet that fails to load settles too: unstyled, but readable.
+export function styleSheet(href) {
+  if (!styleSheets.has(href)) {
+    styleSheets.set(
+      href,
+      new Promise((resolve) => {
+        const link = html("link", { rel: "stylesheet", href });
+        link.addEventListener("load", resolve);
+        link.addEventListener("error", resolve);
+        document.head.append(link);
+      }),
+    );
+  }
+  return styleSheets.get(href);
+}
+
 const SEAT_COLOURS = ["#c0392b", "#2166ac", "#e0a800", "#6a3d9a"];
 const SEAT_SYMBOLS = ["●", "▲", "■", "◆"];
 

@@ -10,7 +10,7 @@ import { GAMES, problem, session } from "./session.js";
 import { loadModule } from "./board.js";
 import { learnButton } from "./guide.js";
 
-const { html } = draw;
+const { html, styleSheet } = draw;
 
 // The order of the page; "legend" only for a game whose module draws one.
 const SECTIONS = ["goal", "setup", "turn", "end", "scoring", "options", "legend"];
@@ -35,7 +35,7 @@ export async function rulesPage(game, tableId) {
   } catch (error) {
     return { nodes: [html("p", { class: "card" }, [problem(error)])] };
   }
-  const [module] = await Promise.all([loadModule(game), styleSheet()]);
+  const [module] = await Promise.all([loadModule(game), styleSheet("/rules/rules.css")]);
   // The table is a help, not a need: rules read without it if it cannot be read.
   let table = null;
   let tableNote = null;
@@ -52,21 +52,6 @@ export async function rulesPage(game, tableId) {
   }
   const page = new RulesPage(game, rules, described, module, table);
   return { nodes: [page.draw(tableId, tableNote)] };
-}
-
-let styled = null;
-
-// The page's own styles, fetched the first time it is shown.
-function styleSheet() {
-  if (!styled) {
-    styled = new Promise((resolve) => {
-      const link = html("link", { rel: "stylesheet", href: "/rules/rules.css" });
-      link.addEventListener("load", resolve);
-      link.addEventListener("error", resolve); // unstyled, but readable
-      document.head.append(link);
-    });
-  }
-  return styled;
 }
 
 async function readRules(game) {
