@@ -37,6 +37,12 @@ def train(
     careless: float = typer.Option(
         0.1, "--careless", help="Share of the teacher's decisions played at random."
     ),
+    targets: str = typer.Option(
+        "end",
+        "--targets",
+        help="What the evaluation learns: end (the final lead) or round (what a round "
+        "played on from each of a decision's best-looking moves adds).",
+    ),
     seed: int = typer.Option(1, "--seed", help="The same seed plays the same games."),
     jobs: int = typer.Option(2, "--jobs", "-j", help="Worker processes for the games."),
     against: str = typer.Option(
@@ -81,6 +87,7 @@ def train(
         games=games_per_round,
         epochs=epochs,
         careless=careless,
+        targets=targets,
         seed=seed,
         jobs=jobs,
         against=opponents,

@@ -11,22 +11,40 @@ ends each row gets its target, the seat's final lead less that lead: what the po
 worth beyond its points. The decisions the teacher made (not the random ones) are the
 policy's examples: the observation of the seat to move, the legal indices and the index
 chosen.
+
+With targets from a round (`Recipe.targets == "round"`) the value is taught on other rows: at
+each decision, the moves a first look likes best are each played on for a round in the same
+few worlds drawn from the mover's observation, and each move's position after it is a row,
+its target what the round added to the mover's lead by the hand-written evaluation (the
+judge's measure, `meadow.analysis.judge`; the other seat's row the same with its sign
+turned). A search compares such siblings, most of which play would never reach; a round is
+much less chance than the rest of a game, so the target is mostly the position's worth
+rather than luck.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from meadow.bots.base import observe
+from meadow.bots.base import Observation, observe
 from meadow.bots.names import make_bot
+from meadow.bots.playing_on import lead_after_round, lead_settled, settle, weigh
 from meadow.core import registry
-from meadow.core.encoding import encoding
-from meadow.core.game import margins
+from meadow.core.actions import Action
+from meadow.core.encoding import Encoding, encoding
+from meadow.core.game import State, margins
 from meadow.core.rng import Rng
+
+TARGETS = ("end", "round")
+FIRST_LOOK_WORLDS = 3  # worlds each legal move is looked at in, to pick those played on
+ROUND_WIDTH = 6  # moves played on for a round at each decision, besides the move played
+ROUND_WORLDS = 6  # the worlds each of them is played on in (the same for all)
 
 
 @dataclass
@@ -34,7 +52,9 @@ class Games:
     """Rows of self-play positions (one per seat and decision) and the teacher's choices."""
 
     observations: np.ndarray  # (rows, observation size) float16: every value is 0..~3
-    targets: np.ndarray  # (rows,) float32: final lead less the hand-written lead, points
+    # (rows,) float32: final lead less the hand-written lead, points; or what a round added
+    # (targets "round"), NaN on the rows played there (the policy's, not the value's)
+    targets: np.ndarray
     game_of_row: np.ndarray  # (rows,) int32: which game (for a held-out split by game)
     chosen_rows: np.ndarray  # (examples,) int32: the row of the seat that chose
     chosen: np.ndarray  # (examples,) int32: the action index it chose
@@ -99,6 +119,7 @@ class Recipe:
     careless: float  # share of decisions played at random
     seed: int
     models: str | None  # the folder of the model being learned ($MEADOW_MODELS), if any
+    targets: str = "end"  # what a row is taught: the game's end, or a round played on
 
 
 def play(recipe: Recipe) -> Games:
@@ -118,6 +139,10 @@ def play(recipe: Recipe) -> Games:
     chosen_rows: list[int] = []
     chosen: list[int] = []
     legal_lists: list[list[int]] = []
+    by_round = recipe.targets == "round"
+    round_rows: list[np.ndarray] = []
+    round_targets: list[float] = []
+    worlds = Rng(recipe.seed ^ 0xA11D)
     while not state.is_over:
         values = game.evaluate(state)
         mover = state.to_move
@@ -129,6 +154,11 @@ def play(recipe: Recipe) -> Games:
             seats.append(seat)
             hand.append(margins(values, seat))
         legal = state.legal_actions()
+        if by_round and len(legal) > 1:
+            taught = siblings_played_on(state, observe(state, mover), coding, worlds)
+            for found, target in taught:
+                round_rows.append(found)
+                round_targets.append(target)
         if len(legal) > 1 and rng.random() < recipe.careless:
             action = legal[rng.below(len(legal))]
         else:
@@ -141,6 +171,13 @@ def play(recipe: Recipe) -> Games:
     final = state.result().scores
     leads = [margins([float(s) for s in final], seat) for seat in range(state.players)]
     targets = np.array([leads[s] - h for s, h in zip(seats, hand, strict=True)], np.float32)
+    if by_round:
+        # The rows played stay for the policy's examples, without a target of the value's
+        # (NaN: the value is fitted on the rows of the rounds alone).
+        targets = np.concatenate(
+            [np.full(len(rows), np.nan, np.float32), np.array(round_targets, np.float32)]
+        )
+        rows += round_rows
     flat = [index for found in legal_lists for index in found]
     return Games(
         observations=np.array(rows, dtype=np.float16).reshape(len(rows), coding.observation_size),
@@ -151,3 +188,51 @@ def play(recipe: Recipe) -> Games:
         legal=np.array(flat, np.int32),
         legal_ends=np.cumsum([len(found) for found in legal_lists], dtype=np.int64),
     )
+
+
+def siblings_played_on(
+    state: State, seen: Observation, coding: Encoding, rng: Rng
+) -> list[tuple[np.ndarray, float]]:
+    """Rows of a decision's best-looking moves: each move's position, settled, as each seat
+    observes it, with what a round played on from it added to that seat's lead, the mean
+    over the same worlds drawn from the mover's observation."""
+    mover = seen.seat
+    legal = seen.legal
+    first, _ = weigh(
+        seen,
+        [(a,) for a in legal],
+        partial(lead_settled, seat=mover),
+        rng,
+        math.inf,
+        FIRST_LOOK_WORLDS,
+    )
+    best = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:ROUND_WIDTH]
+    moves = [legal[k] for k in best]
+    added, _ = weigh(
+        seen,
+        [(a,) for a in moves],
+        partial(round_added, seat=mover),
+        rng,
+        math.inf,
+        ROUND_WORLDS,
+    )
+    found: list[tuple[np.ndarray, float]] = []
+    for move, gain in zip(moves, added, strict=True):
+        after = _settled_after(state, move, mover)
+        for seat in range(state.players):
+            found.append((coding.observe(after, seat), gain if seat == mover else -gain))
+    return found
+
+
+def round_added(world: State, seat: int) -> float:
+    """In one world: the seat's lead after a round played on greedily (its turn, the
+    others', its next) less its lead once its move is settled."""
+    now = lead_settled(world, seat)
+    return lead_after_round(world, seat) - now
+
+
+def _settled_after(state: State, move: Action, seat: int) -> State:
+    after = state.clone()
+    after.apply(move)
+    settle(after, seat)
+    return after

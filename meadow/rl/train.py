@@ -34,7 +34,7 @@ from meadow.bots.learned import FORMAT, Card, Model, model_path
 from meadow.core import registry
 from meadow.core.encoding import Encoding, encoding
 from meadow.core.errors import MeadowError
-from meadow.rl.selfplay import Games, Recipe, play
+from meadow.rl.selfplay import TARGETS, Games, Recipe, play
 
 VALUE_HIDDEN = 64
 POLICY_HIDDEN = 128
@@ -52,6 +52,7 @@ class Plan:
     games: int = 100  # self-play games a round
     epochs: int = 6  # passes over the games so far, each round
     careless: float = 0.1  # share of the teacher's decisions played at random
+    targets: str = "end"  # the value's: the final lead, or what a round played on added
     seed: int = 1
     jobs: int = 2
     against: tuple[str, ...] = ("random", "greedy")  # the policy's opponents in the curve
@@ -147,7 +148,7 @@ class Trainer:
             games = self._self_play(number)
             parts = [Games.load(self._round_file(k)) for k in range(number)] + [games]
             if not self.scale:
-                self.scale = max(1.0, float(np.std(games.targets)))
+                self.scale = max(1.0, float(np.nanstd(games.targets)))
             self._fit(Games.join(parts), held_from=sum(len(p) for p in parts[:-1]))
             self._write_model(number)
             point = self._measure(number, started)
@@ -234,6 +235,7 @@ class Trainer:
                 self.plan.careless,
                 seed=self.plan.seed * 1_000_003 + number * 10_007 + k,
                 models=str(self.out) if number else None,
+                targets=self.plan.targets,
             )
             for k in range(self.plan.games)
         ]
@@ -256,11 +258,12 @@ class Trainer:
         cut = max(1, int(len(newest_games) * HELD_OUT))
         held_games = set(newest_games[-cut:].tolist())
         held_rows = np.isin(data.game_of_row, list(held_games))
-        value_rows = np.flatnonzero(~held_rows)
+        taught = np.isfinite(data.targets)  # rows played with targets "round" have none
+        value_rows = np.flatnonzero(~held_rows & taught)
         policy_examples = np.flatnonzero(~held_rows[data.chosen_rows])
         observations = torch.from_numpy(data.observations.astype(np.float32))
         seen = self._value_inputs(observations).numpy()
-        targets = torch.from_numpy(data.targets / self.scale)
+        targets = torch.from_numpy(np.nan_to_num(data.targets) / self.scale)
         # a little weight decay: the targets are mostly chance, and a small network still fits it
         value_opt = torch.optim.AdamW(
             self.value.parameters(), lr=self.plan.learning_rate, weight_decay=0.01
@@ -284,8 +287,9 @@ class Trainer:
                 loss.backward()
                 policy_opt.step()
             self.advance("epoch")
-        self._held = (data, np.flatnonzero(held_rows), np.flatnonzero(held_rows[data.chosen_rows]))
-        self.shrink = self._shrink(data, np.flatnonzero(held_rows))
+        held_values = np.flatnonzero(held_rows & taught)
+        self._held = (data, held_values, np.flatnonzero(held_rows[data.chosen_rows]))
+        self.shrink = self._shrink(data, held_values)
 
     def _shrink(self, data: Games, rows: np.ndarray) -> float:
         """The share of the correction that fits the held-out games best (least squares,
@@ -409,6 +413,8 @@ class Trainer:
             f"--against {','.join(plan.against)}",
             f"--curve-games {plan.curve_games}",
         ]
+        if plan.targets != "end":
+            parts.append(f"--targets {plan.targets}")
         return " ".join(parts)
 
     # -- measuring --------------------------------------------------------------------------
@@ -533,6 +539,8 @@ def check_plan(plan: Plan) -> None:
             raise MeadowError(
                 f"--{name.replace('_', '-')} {value!r}: a whole number from {least} to 100000"
             )
+    if plan.targets not in TARGETS:
+        raise MeadowError(f"--targets {plan.targets!r}: one of {', '.join(TARGETS)}")
     if not 0 <= plan.careless < 1:
         raise MeadowError(f"--careless {plan.careless!r}: a share from 0 up to (not including) 1")
     if plan.players != 2:

@@ -205,3 +205,64 @@ def test_a_run_stopped_part_way_stops_its_workers(tmp_path, stop):
         time.sleep(0.2)
     assert _processes_marked(mark) == []
     assert run.returncode != 0
+
+
+@pytest.fixture
+def small_rounds(monkeypatch):
+    """Rounds played on from two moves in two worlds: the same rows, fewer of them."""
+    from meadow.rl import selfplay
+
+    monkeypatch.setattr(selfplay, "ROUND_WIDTH", 2)
+    monkeypatch.setattr(selfplay, "ROUND_WORLDS", 2)
+    monkeypatch.setattr(selfplay, "FIRST_LOOK_WORLDS", 1)
+
+
+def test_targets_from_a_round_teach_the_value_on_the_moves_played_on(small_rounds):
+    found = play(Recipe("topiary", 2, {}, "greedy", 0.2, seed=3, models=None, targets="round"))
+    coding = encoding("topiary", 2)
+    taught = np.isfinite(found.targets)
+    played = int((~taught).sum())
+    # the positions played keep their rows (the policy's examples point at them), untaught
+    assert played % 2 == 0 and not taught[:played].any() and taught[played:].all()
+    assert found.chosen_rows.max() < played
+    # two rows a position played on, one per seat: what a round added to one seat's lead it
+    # took from the other's
+    siblings = found.targets[played:]
+    assert len(siblings) % 2 == 0 and len(siblings) > played  # two moves each decision
+    assert np.allclose(siblings[0::2], -siblings[1::2])
+    assert np.any(siblings != 0)
+    assert found.observations.shape == (len(found), coding.observation_size)
+
+
+def test_a_rounds_targets_are_drawn_from_what_the_mover_knows(small_rounds):
+    """Two positions the mover cannot tell apart (the tiles still in the bag in another
+    order) give the same targets: no hidden fact is taught. (The rows may differ: each is
+    what a seat sees after the move, a tile drawn included.)"""
+    from meadow.rl.selfplay import siblings_played_on
+
+    game = games.get("topiary")
+    state = game.setup(2, seed=8)
+    seat = state.to_move
+    twin = observe(state, seat).world(Rng(99))
+    coding = encoding("topiary", 2)
+    one = siblings_played_on(state, observe(state, seat), coding, Rng(5))
+    other = siblings_played_on(twin, observe(twin, seat), coding, Rng(5))
+    targets = [target for _, target in one]
+    assert targets == [target for _, target in other] and any(targets)
+
+
+def test_the_value_is_fitted_on_the_rows_a_round_taught_only(small_rounds, tmp_path):
+    plan = Plan(**{**TINY.__dict__, "targets": "round", "curve_games": 0})
+    trainer = Trainer(plan, tmp_path)
+    data = Games.join(
+        [
+            play(Recipe("topiary", 2, {}, "greedy", 0.2, seed=s, models=None, targets="round"))
+            for s in (1, 2, 3)
+        ]
+    )
+    trainer.scale = float(np.nanstd(data.targets))
+    trainer._fit(data, held_from=0)
+    weights = trainer.weights()
+    assert all(np.isfinite(array).all() for array in weights.values())
+    assert 0 <= trainer.shrink <= 1
+    assert "--targets round" in trainer.command()
