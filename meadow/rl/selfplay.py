@@ -16,10 +16,13 @@ With targets from a round (`Recipe.targets == "round"`) the value is taught on o
 each decision, the moves a first look likes best are each played on for a round in the same
 few worlds drawn from the mover's observation, and each move's position after it is a row,
 its target what the round added to the mover's lead by the hand-written evaluation (the
-judge's measure, `meadow.analysis.judge`; the other seat's row the same with its sign
-turned). A search compares such siblings, most of which play would never reach; a round is
-much less chance than the rest of a game, so the target is mostly the position's worth
-rather than luck.
+judge's measure, `meadow.analysis.judge`) less the mean over the decision's moves (the other
+seat's row the same with its sign turned). A search compares such siblings, most of which
+play would never reach; a round is much less chance than the rest of a game, so the target is
+mostly the position's worth rather than luck; and less the mean, it is only what tells a
+move from its siblings, which is all a choice among them needs (with the mean kept, the
+network learned what differs between decisions, and ranked siblings no better than the
+hand-written evaluation: `bench.learned_ranking`).
 """
 
 from __future__ import annotations
@@ -194,8 +197,9 @@ def siblings_played_on(
     state: State, seen: Observation, coding: Encoding, rng: Rng
 ) -> list[tuple[np.ndarray, float]]:
     """Rows of a decision's best-looking moves: each move's position, settled, as each seat
-    observes it, with what a round played on from it added to that seat's lead, the mean
-    over the same worlds drawn from the mover's observation."""
+    observes it, with what a round played on from it added to that seat's lead (the mean
+    over the same worlds drawn from the mover's observation) beyond what it added after the
+    decision's moves on average."""
     mover = seen.seat
     legal = seen.legal
     first, _ = weigh(
@@ -216,6 +220,8 @@ def siblings_played_on(
         math.inf,
         ROUND_WORLDS,
     )
+    mean = sum(added) / len(added)
+    added = [gain - mean for gain in added]  # what tells the move from its siblings
     found: list[tuple[np.ndarray, float]] = []
     for move, gain in zip(moves, added, strict=True):
         after = _settled_after(state, move, mover)

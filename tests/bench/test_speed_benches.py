@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import zlib
 
-from bench import learned_ties, turns
+from bench import learned_ranking, learned_ties, turns
 from bench import reply as reply_bench
 from bench import rl as rl_bench
 from bench.engine import copy_costs, measure
@@ -91,3 +91,24 @@ def test_the_ties_bench_measures_what_a_correction_adds_between_positions_judged
     assert learned_ties.tied_spreads(game, Hand(), state) == [0.0]
     (spread,) = learned_ties.tied_spreads(game, Noisy(), state)
     assert spread > 0
+
+
+def test_the_ranking_bench_charges_an_evaluation_for_the_worth_its_pick_lost():
+    game = games.get("topiary")
+    state = game.setup(2, seed=4)
+    seat = state.to_move
+    afters, worth = learned_ranking.worths(state, width=8, worlds=4, rng=Rng(2))
+    assert len(afters) == len(worth) == min(8, len(state.legal_actions()))
+
+    class Likes:  # rates one position far above every other
+        def __init__(self, liked):
+            self.liked = liked
+
+        def evaluate(self, world):
+            values = game.evaluate(world)
+            bonus = 1000.0 if world is self.liked else 0.0
+            return [v + bonus if s == seat else v for s, v in enumerate(values)]
+
+    lost = [learned_ranking.regret(Likes(after), seat, afters, worth) for after in afters]
+    assert lost == [max(worth) - w for w in worth]
+    assert min(lost) == 0 and max(lost) > 0  # the moves' worths differ

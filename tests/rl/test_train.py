@@ -249,6 +249,8 @@ def test_a_rounds_targets_are_drawn_from_what_the_mover_knows(small_rounds):
     other = siblings_played_on(twin, observe(twin, seat), coding, Rng(5))
     targets = [target for _, target in one]
     assert targets == [target for _, target in other] and any(targets)
+    # only what tells a move from its siblings: the mover's targets add up to nothing
+    assert abs(sum(targets[seat::2])) < 1e-9
 
 
 def test_the_value_is_fitted_on_the_rows_a_round_taught_only(small_rounds, tmp_path):
