@@ -20,9 +20,8 @@ judge's measure, `meadow.analysis.judge`) less the mean over the decision's move
 seat's row the same with its sign turned). A search compares such siblings, most of which
 play would never reach; a round is much less chance than the rest of a game, so the target is
 mostly the position's worth rather than luck; and less the mean, it is only what tells a
-move from its siblings, which is all a choice among them needs (with the mean kept, the
-network learned what differs between decisions, and ranked siblings no better than the
-hand-written evaluation: `bench.learned_ranking`).
+move from its siblings, which is all a choice among them needs (`bench.learned_ranking`
+measures how well a model makes that choice).
 """
 
 from __future__ import annotations
@@ -46,7 +45,7 @@ from meadow.core.rng import Rng
 
 TARGETS = ("end", "round")
 FIRST_LOOK_WORLDS = 3  # worlds each legal move is looked at in, to pick those played on
-ROUND_WIDTH = 6  # moves played on for a round at each decision, besides the move played
+ROUND_WIDTH = 6  # moves played on for a round at each decision
 ROUND_WORLDS = 6  # the worlds each of them is played on in (the same for all)
 
 

@@ -68,9 +68,7 @@ class Point:
     round: int
     games: int  # self-play games played so far
     seconds: float  # training time so far (self-play, fitting and measuring)
-    value_error: (
-        float  # held-out root mean square error of the target (final lead, or a round), points
-    )
+    value_error: float  # held-out root mean square error of the value's target, points
     hand_error: float  # the same for the hand-written evaluation alone
     policy_agreement: float  # held-out share of the teacher's choices the policy picks
     win_share: dict[str, float]  # the policy's share of points against each opponent

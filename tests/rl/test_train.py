@@ -121,6 +121,7 @@ def test_a_run_cut_short_resumes_at_the_round_it_was_in(trained, tmp_path):
         ({"games": 1}, "--games 1"),
         ({"careless": 1.0}, "--careless"),
         ({"players": 3}, "training is for 2 players"),
+        ({"targets": "middle"}, "--targets 'middle': one of end, round"),
     ],
 )
 def test_a_plan_that_cannot_run_is_one_line(change, message):
