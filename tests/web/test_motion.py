@@ -75,7 +75,11 @@ def test_each_move_of_the_bot_is_shown_in_turn_at_the_pace(player: Player) -> No
     # Every one of the bot's moves was on the board, one after another, in order.
     assert [n for n, _ in shown] == list(range(mine + 1, theirs + 1))
     gaps = [later - earlier for (_, earlier), (_, later) in itertools.pairwise(shown)]
-    assert min(gaps) >= 600, gaps  # each stayed for the pace's pause, at least
+    # The turn's last six moves each stayed for the pace's pause, at least. A computer's
+    # turn of more than six (a Harmonies turn sometimes is) shows the routine ones before
+    # them quicker by design (web/js/motion.js, `tempo`; a CI run saw 565 and 361 ms for
+    # the first two of eight), so only the last five gaps are held to the pace.
+    assert min(gaps[-5:]) >= 600, gaps
     # Pieces flew (tokens to the hand and to the board), and every animation has ended.
     assert player.page.evaluate("window.meadowFlights") >= 1
     # Every animation started comes to its end (none is left half-way).

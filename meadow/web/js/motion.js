@@ -16,7 +16,7 @@
 //
 // A long turn is shown quickly: a Mystic Vale turn can be forty decisions, 1.35 s each at
 // the normal pace, and a quick computer sends them all at once. The turn's last `CALM` moves
-// (a Harmonies turn) keep the full pace; the routine ones before them flash by, each in
+// (most Harmonies turns whole) keep the full pace; the routine ones before them flash by, each in
 // `RUSH / (waiting - CALM)` of the pace (`tempo`, never less than `FASTEST`), so that all of
 // them together take about a second and a half, however many: forty moves are shown in under
 // ten seconds at the normal pace.
@@ -26,7 +26,7 @@ import { session } from "./session.js";
 export const PACES = ["off", "normal", "slow"];
 const PAUSE = { off: 0, normal: 900, slow: 1900 }; // ms a shown move stays before the next
 const FLIGHT = { normal: 450, slow: 800 }; // ms a piece takes to fly
-const CALM = 6; // moves waiting that are shown at the full pace (a Harmonies turn)
+const CALM = 6; // moves waiting that are shown at the full pace (most Harmonies turns)
 const RUSH = 0.25; // the share of the pace the first move past CALM is shown in
 const FASTEST = 0.01; // the least share of the pace a move is shown in
 
