@@ -24,7 +24,7 @@ from functools import partial
 import orjson
 
 from meadow.bots import Observation, observe
-from meadow.bots.playing_on import lead_after_round, lead_settled, weigh
+from meadow.bots.playing_on import best_at_first_look, lead_after_round, weigh
 from meadow.core.actions import Action
 from meadow.core.record import GameRecord
 from meadow.core.rng import Rng
@@ -105,17 +105,10 @@ def rank(
 ) -> tuple[list[tuple[Action, float]], int]:
     """The `width` moves that look best at a first look (and `also`, if given), each with
     the seat's mean lead after playing on, best first; and in how many worlds."""
-    legal = observation.legal
-    seat = observation.seat
     rng = generator(observation, number)
     deadline = time.perf_counter() + seconds
-    one_ply = partial(lead_settled, seat=seat)
-    played_on = partial(lead_after_round, seat=seat)
-
-    lines = [(action,) for action in legal]
-    first, _ = weigh(observation, lines, one_ply, rng, deadline, FIRST_LOOK_WORLDS)
-    ranked = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:width]
-    chosen = [legal[k] for k in ranked]
+    played_on = partial(lead_after_round, seat=observation.seat)
+    chosen = best_at_first_look(observation, rng, deadline, FIRST_LOOK_WORLDS, width)
     if also is not None and also not in chosen:
         chosen.append(also)
     values, measured = weigh(observation, [(a,) for a in chosen], played_on, rng, deadline, worlds)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from meadow.bots.base import Observation
@@ -134,3 +135,16 @@ def weigh(
         totals = [total + lead for total, lead in zip(totals, leads, strict=True)]
         worlds += 1
     return [total / max(worlds, 1) for total in totals], worlds
+
+
+def best_at_first_look(
+    observation: Observation, rng: Rng, deadline: float, worlds: int, width: int
+) -> list[Action]:
+    """The `width` legal moves whose lead once settled (`lead_settled`), the mean over
+    `worlds` shared worlds, is largest: best first, equals in the order they are listed."""
+    legal = observation.legal
+    lines = [(action,) for action in legal]
+    one_ply = partial(lead_settled, seat=observation.seat)
+    first, _ = weigh(observation, lines, one_ply, rng, deadline, worlds)
+    ranked = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:width]
+    return [legal[k] for k in ranked]

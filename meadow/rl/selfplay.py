@@ -36,7 +36,13 @@ import numpy as np
 
 from meadow.bots.base import Observation, observe
 from meadow.bots.names import make_bot
-from meadow.bots.playing_on import lead_after_round, lead_settled, settle, weigh
+from meadow.bots.playing_on import (
+    best_at_first_look,
+    lead_after_round,
+    lead_settled,
+    settle,
+    weigh,
+)
 from meadow.core import registry
 from meadow.core.actions import Action
 from meadow.core.encoding import Encoding, encoding
@@ -200,25 +206,9 @@ def siblings_played_on(
     over the same worlds drawn from the mover's observation) beyond what it added after the
     decision's moves on average."""
     mover = seen.seat
-    legal = seen.legal
-    first, _ = weigh(
-        seen,
-        [(a,) for a in legal],
-        partial(lead_settled, seat=mover),
-        rng,
-        math.inf,
-        FIRST_LOOK_WORLDS,
-    )
-    best = sorted(range(len(legal)), key=lambda k: first[k], reverse=True)[:ROUND_WIDTH]
-    moves = [legal[k] for k in best]
-    added, _ = weigh(
-        seen,
-        [(a,) for a in moves],
-        partial(round_added, seat=mover),
-        rng,
-        math.inf,
-        ROUND_WORLDS,
-    )
+    moves = best_at_first_look(seen, rng, math.inf, FIRST_LOOK_WORLDS, ROUND_WIDTH)
+    lines = [(move,) for move in moves]
+    added, _ = weigh(seen, lines, partial(round_added, seat=mover), rng, math.inf, ROUND_WORLDS)
     mean = sum(added) / len(added)
     added = [gain - mean for gain in added]  # what tells the move from its siblings
     found: list[tuple[np.ndarray, float]] = []

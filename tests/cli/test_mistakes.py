@@ -30,14 +30,17 @@ def run(capsys, monkeypatch, args: list[str], stdin: str = "") -> tuple[int, str
     return exited.value.code or 0, out, err
 
 
-def run_process(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    """A fresh `meadow` process: what is read at import time is read again."""
+def run_process(
+    args: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT, code: str = ""
+) -> tuple[int, str, str]:
+    """A fresh `meadow` process: what is read at import time is read again (`code` runs
+    first, in the same process)."""
     done = subprocess.run(
-        MEADOW + args,
+        [sys.executable, "-c", f"{code}from meadow.cli import main; main()", *args],
         capture_output=True,
         text=True,
         env={**os.environ, **(env or {})},
-        cwd=ROOT,
+        cwd=cwd,
         timeout=120,
     )
     return done.returncode, done.stdout, done.stderr

@@ -3,34 +3,23 @@
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import socket
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.cli.test_mistakes import one_line_error, run
+from tests.cli.test_mistakes import MEADOW, one_line_error, run, run_process
 
 ROOT = Path(__file__).resolve().parents[2]
-MEADOW = [sys.executable, "-c", "from meadow.cli import main; main()"]
 
 
 def meadow(args: list[str], cwd: Path, env: dict[str, str] | None = None, code: str = ""):
-    done = subprocess.run(
-        [sys.executable, "-c", f"{code}from meadow.cli import main; main()", *args],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        cwd=cwd,
-        timeout=120,
-    )
-    return done.returncode, done.stdout, done.stderr
+    return run_process(args, env, cwd=cwd, code=code)
 
 
 def test_a_redis_url_without_the_redis_package(tmp_path: Path):

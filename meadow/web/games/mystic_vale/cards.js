@@ -9,6 +9,12 @@ import { html, svg } from "../../js/draw.js";
 import { EDGE_SYMBOLS, POSITIONS, abilityText, advInfo, advName } from "./names.js";
 import { SHAPES, symbol, textLines, timingBadge, wrap } from "./symbols.js";
 
+// A drawing of `width` by `height` units, shown `scale` pixels a unit.
+export function scaledSvg(cls, width, height, scale, children) {
+  const size = { width: Math.round(width * scale), height: Math.round(height * scale) };
+  return svg("svg", { class: cls, viewBox: `0 0 ${width} ${height}`, ...size }, children);
+}
+
 export const TABLE_SCALE = 0.86;
 export const SYMBOL_R = 9;
 export const NAME_SIZE = 15;
@@ -280,16 +286,7 @@ export function card(entry, owner, ctx, opts = {}) {
     } else parts.push(drawn);
   });
   parts.push(divider(FRAME + THIRD_H), divider(FRAME + 2 * THIRD_H));
-  const picture = svg(
-    "svg",
-    {
-      class: "mv-card-svg",
-      viewBox: `0 0 ${CARD_W} ${CARD_H}`,
-      width: Math.round(CARD_W * scale),
-      height: Math.round(CARD_H * scale),
-    },
-    parts,
-  );
+  const picture = scaledSvg("mv-card-svg", CARD_W, CARD_H, scale, parts);
   return html(
     "div",
     {
@@ -392,16 +389,7 @@ export function marketTile(copy, ctx, extra, scale = TABLE_SCALE) {
     }),
   ];
   if (extra) parts.push(extra);
-  return svg(
-    "svg",
-    {
-      class: "mv-tile-svg",
-      viewBox: `0 0 ${TILE_W} ${TILE_H}`,
-      width: Math.round(TILE_W * scale),
-      height: Math.round(TILE_H * scale),
-    },
-    parts,
-  );
+  return scaledSvg("mv-tile-svg", TILE_W, TILE_H, scale, parts);
 }
 
 // What marks a market advancement for the enlarged view (magnify.js), with its name for a

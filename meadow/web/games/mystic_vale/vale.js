@@ -3,7 +3,15 @@
 // growth it gives) along the bottom, and its ability's timing.
 
 import { svg } from "../../js/draw.js";
-import { NAME_EM, NAME_SIZE, SYMBOL_R, TABLE_SCALE, hills, standinTag } from "./cards.js";
+import {
+  NAME_EM,
+  NAME_SIZE,
+  SYMBOL_R,
+  TABLE_SCALE,
+  hills,
+  scaledSvg,
+  standinTag,
+} from "./cards.js";
 import {
   SPIRITS,
   abilityText,
@@ -117,16 +125,10 @@ export function valeCard(id, ctx, opts = {}) {
     );
   }
   const scale = opts.scale || TABLE_SCALE;
-  return svg(
-    "svg",
-    {
-      class: "mv-vale-svg",
-      viewBox: `0 0 ${VALE_W} ${VALE_H}`,
-      width: Math.round(VALE_W * scale),
-      height: Math.round(VALE_H * scale),
-    },
-    [svg("title", { text: valeTitle(id, ctx) }), ...parts],
-  );
+  return scaledSvg("mv-vale-svg", VALE_W, VALE_H, scale, [
+    svg("title", { text: valeTitle(id, ctx) }),
+    ...parts,
+  ]);
 }
 
 // What marks a vale card for the enlarged view (magnify.js), with its name for a screen
