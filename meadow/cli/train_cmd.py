@@ -72,6 +72,7 @@ def train(
             "(pip install torch==2.13.0 on the project's machine)"
         ) from None
     from meadow.rl.players import make_player
+    from meadow.rl.selfplay import TARGETS
     from meadow.rl.train import Plan, Trainer, check_plan
 
     game = games.get(game_id)
@@ -103,7 +104,9 @@ def train(
     finally:
         signal.signal(signal.SIGTERM, previous)
     table = Table(title=f"{game.title}: learning curve ({out})")
-    for heading in ("round", "games", "min", "lead error", "hand-written", "policy agrees"):
+    error_name = TARGETS[targets][0]
+    headings = ("round", "games", "min", f"{error_name} error", "hand-written", "policy agrees")
+    for heading in headings:
         table.add_column(heading, justify="right")
     for opponent in opponents:
         table.add_column(f"policy vs {opponent}", justify="right")

@@ -49,7 +49,15 @@ from meadow.core.encoding import Encoding, encoding
 from meadow.core.game import State, margins
 from meadow.core.rng import Rng
 
-TARGETS = ("end", "round")
+# What the value is taught under each `--targets`: the name its held-out error goes by in
+# tables and model cards, and what it is
+TARGETS = {
+    "end": ("lead", "the final lead less the hand-written lead now"),
+    "round": (
+        "round",
+        "what a round played on added to the lead, less the mean over the decision's moves",
+    ),
+}
 FIRST_LOOK_WORLDS = 3  # worlds each legal move is looked at in, to pick those played on
 ROUND_WIDTH = 6  # moves played on for a round at each decision
 ROUND_WORLDS = 6  # the worlds each of them is played on in (the same for all)

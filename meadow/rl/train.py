@@ -357,6 +357,7 @@ class Trainer:
 
     def _write_model(self, number: int, curve: list[Point] | None = None) -> None:
         left_out = ", ".join(self.coding.encoder.points_blocks) or "none"
+        error_name, taught = TARGETS[self.plan.targets]
         made = {
             "command": self.command(),
             "plan": asdict(self.plan) | {"against": list(self.plan.against)},
@@ -365,8 +366,7 @@ class Trainer:
             "data": f"data/{self.name}/round-*.npz (self-play, teacher greedy then "
             "greedy:eval=learned)",
             "value": f"{self.coding.observation_size} -> {VALUE_HIDDEN} -> 1 (ReLU), the points "
-            f"already scored left out ({left_out}): the final lead less the hand-written lead "
-            "now, in units of `scale` points",
+            f"already scored left out ({left_out}): {taught}, in units of `scale` points",
             "policy": f"{self.coding.observation_size} -> {POLICY_HIDDEN} -> "
             f"{self.coding.size} (ReLU, softmax over the legal indices)",
             "date": datetime.now(UTC).strftime("%Y-%m-%d"),
@@ -379,7 +379,8 @@ class Trainer:
             last = curve[-1]
             made["summary"] = (
                 f"{made['self_play_games']} self-play games, {last.seconds / 60:.0f} min; "
-                f"lead error {last.value_error:.1f} points (hand-written {last.hand_error:.1f})"
+                f"{error_name} error {last.value_error:.1f} points "
+                f"(hand-written {last.hand_error:.1f})"
             )
             made["curve"] = [asdict(point) for point in curve]
         card = Card(

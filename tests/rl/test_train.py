@@ -66,6 +66,9 @@ def test_training_writes_a_model_that_loads_and_a_curve(trained):
     assert (out / "topiary-2p-curve.png").read_bytes()[:4] == b"\x89PNG"
     assert 0 <= curve[-1].win_share["random"] <= 1
     assert 0 <= model.card.made["shrink"] <= 1
+    assert "the final lead" in model.card.made["value"]
+    assert model.card.made["summary"].startswith("8 self-play games")
+    assert " lead error " in model.card.made["summary"]
 
 
 def test_the_trained_evaluation_plays_a_legal_game_and_rates_the_winner_ahead(trained, monkeypatch):
@@ -269,3 +272,19 @@ def test_the_value_is_fitted_on_the_rows_a_round_taught_only(small_rounds, tmp_p
     assert all(np.isfinite(array).all() for array in weights.values())
     assert 0 <= trainer.shrink <= 1
     assert "--targets round" in trainer.command()
+
+
+def test_a_model_taught_by_rounds_says_so_in_its_card(trained, small_rounds, tmp_path):
+    """Its card and its summary name the round's target, not the final lead it was not
+    taught."""
+    _, curve = trained
+    plan = Plan(**{**TINY.__dict__, "targets": "round", "curve_games": 0})
+    trainer = Trainer(plan, tmp_path)
+    data = play(Recipe("topiary", 2, {}, "greedy", 0.2, seed=1, models=None, targets="round"))
+    trainer.scale = float(np.nanstd(data.targets))
+    trainer._fit(data, held_from=0)
+    trainer._write_model(0, curve)
+    made = Model.load(model_path("topiary", 2, tmp_path)).card.made
+    assert "what a round played on added to the lead" in made["value"]
+    assert "final lead" not in made["value"]
+    assert " round error " in made["summary"] and "lead error" not in made["summary"]
