@@ -8,7 +8,9 @@ for: the observation array and mask of the seat to move, and applying the chosen
 PettingZoo: `env.last()` and `env.step()` for every seat. Gymnasium: `env.step()` for the
 agent's seat, the other seat played by Meadow's random bot (its decisions are not counted as
 steps, but their time is in). OpenSpiel: `legal_actions()`, `observation_tensor()` and
-`apply_action()` of the player to move. 2 players, default options; one process, one core.
+`apply_action()` of the player to move; "OpenSpiel, observer" reads the observation through
+`make_observation(game).set_from()` instead, a numpy array, as OpenSpiel's Python algorithms
+do. 2 players, default options; one process, one core.
 With `--repeat N` each row is measured N times and the fastest run is kept, which filters
 out other processes taking the core for a while (the machine is shared). Each row gives a
 decision's cost in engine decisions twice: by a game's whole time, and by the time inside
@@ -23,6 +25,7 @@ import argparse
 import platform
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -99,10 +102,16 @@ def gymnasium(game_id: str, seconds: float) -> Result:
     return steps, played, clock() - started, inside
 
 
-def openspiel(game_id: str, seconds: float) -> Result:
+def openspiel(game_id: str, seconds: float, observer: bool = False) -> Result:
+    """With `observer`, the observation is read as OpenSpiel's Python algorithms read it
+    (`open_spiel.python.observation.make_observation`: the observer's numpy tensor), where
+    `observation_tensor()` copies it into a new Python list of floats."""
+    from open_spiel.python.observation import make_observation
+
     from meadow.rl import openspiel as spiel
 
     game = spiel.load(game_id, players=2)
+    observation = make_observation(game) if observer else None
     rng = np.random.default_rng(2026)
     steps = played = 0
     inside = 0.0
@@ -116,7 +125,10 @@ def openspiel(game_id: str, seconds: float) -> Result:
         inside += clock() - at
         while not state.is_terminal():
             at = clock()
-            state.observation_tensor(state.current_player())
+            if observation is None:
+                state.observation_tensor(state.current_player())
+            else:
+                observation.set_from(state, state.current_player())
             legal = state.legal_actions()
             inside += clock() - at
             action = int(rng.choice(legal))
@@ -198,6 +210,7 @@ def main() -> None:
         ("PettingZoo", pettingzoo),
         ("Gymnasium", gymnasium),
         ("OpenSpiel", openspiel),
+        ("OpenSpiel, observer", partial(openspiel, observer=True)),
     ]
     for game_id in chosen:
         alone: Result | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from functools import partial
 
 from bench import learned_ranking, learned_ties, turns
 from bench import reply as reply_bench
@@ -59,7 +60,8 @@ def test_the_reply_bench_counts_the_candidates_worlds_and_unwinds_its_timer():
 
 def test_the_research_api_bench_times_the_apis_own_calls_inside_each_game():
     alone = rl_bench.engine("topiary", 0.05)
-    for api in (rl_bench.pettingzoo, rl_bench.gymnasium, rl_bench.openspiel):
+    through_observer = partial(rl_bench.openspiel, observer=True)
+    for api in (rl_bench.pettingzoo, rl_bench.gymnasium, rl_bench.openspiel, through_observer):
         steps, played, elapsed, inside = api("topiary", 0.05)
         assert steps > 10 and played >= 1  # whole games
         assert 0 < inside < elapsed  # the agent's pick and the loop are outside
