@@ -47,6 +47,8 @@ from meadow.rl.episodes import check_max_decisions, check_reward, final_rewards,
 DEAL_STAGES = 2
 DEAL_OUTCOMES = 1 << 16  # per stage: 2**32 deals in all, with lists OpenSpiel can hold
 PREFIX = "meadow_"
+CHANCE = int(pyspiel.PlayerId.CHANCE)
+TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 def short_name(game_id: str) -> str:
@@ -178,7 +180,7 @@ class MeadowState(pyspiel.State):
         self.decisions = 0
         self.truncated = False
         self._told: list[str] = [""] * self.players  # per seat: digest of what it was told
-        self._player = int(pyspiel.PlayerId.CHANCE)  # see _moves_next
+        self._player = CHANCE  # see _moves_next
 
     @property
     def told(self) -> list[str]:
@@ -216,9 +218,9 @@ class MeadowState(pyspiel.State):
         (`legal_actions()` asks both, twice), each a call from C++ into Python."""
         world = self.world
         if world is None:
-            self._player = int(pyspiel.PlayerId.CHANCE)
+            self._player = CHANCE
         elif self.truncated or world.is_over:
-            self._player = int(pyspiel.PlayerId.TERMINAL)
+            self._player = TERMINAL
         else:
             self._player = world.to_move  # type: ignore[assignment]
 
@@ -264,7 +266,7 @@ class MeadowState(pyspiel.State):
         return str(self.encoding.action(action))
 
     def is_terminal(self) -> bool:
-        return self._player == pyspiel.PlayerId.TERMINAL
+        return self._player == TERMINAL
 
     def returns(self) -> list[float]:
         if self.world is None or not self.world.is_over:
