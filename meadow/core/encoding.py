@@ -4,8 +4,9 @@ An `Encoding` belongs to one game, player count and option set. Its action space
 enumeration of every action that can ever be legal under those options, derived from the
 game's component data and action classes (`meadow/games/<game>/encoding.py`); an action's index
 is its place in that enumeration, so it is stable for as long as the data does not change.
-Its observation is a flat float32 array built from `State.view(seat)` alone: encoders are
-handed the view, never the state, so no hidden fact can reach an agent.
+Its observation is a flat float32 array of what `State.view(seat)` holds and nothing else:
+an encoder writes it from the view (`fill`) or, faster, from the state (`fill_state`), and
+the contract tests hold the two to the same array, so no hidden fact can reach an agent.
 
 Seats in observations are counted from the observer: 0 is the seat itself, 1 the next seat
 in turn order, and so on, so one policy can play any seat.
