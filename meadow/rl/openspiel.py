@@ -215,7 +215,8 @@ class MeadowState(pyspiel.State):
     def _moves_next(self) -> None:
         """Work out who moves now, once a position is reached: pyspiel asks
         `current_player` and `is_terminal` several times for every call an agent makes
-        (`legal_actions()` asks both, twice), each a call from C++ into Python."""
+        (`legal_actions()` alone: the first twice, the second once), each a call from C++
+        into Python."""
         world = self.world
         if world is None:
             self._player = CHANCE
