@@ -13,19 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_mistakes import MEADOW, one_line_error, run, run_process
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def meadow(args: list[str], cwd: Path, env: dict[str, str] | None = None, code: str = ""):
-    return run_process(args, env, cwd=cwd, code=code)
+from tests.cli.test_mistakes import MEADOW, ROOT, one_line_error, run, run_process
 
 
 def test_a_redis_url_without_the_redis_package(tmp_path: Path):
     env = {"MEADOW_REDIS_URL": "redis://127.0.0.1:6379/0"}
     hide = "import sys; sys.modules['redis'] = None; "
-    line = one_line_error(*meadow(["serve"], tmp_path, env, code=hide))
+    line = one_line_error(*run_process(["serve"], env, cwd=tmp_path, code=hide))
     assert line == (
         "error: MEADOW_REDIS_URL: the redis package is not installed: "
         "pip install 'meadow-tabletop[cluster]'"
@@ -72,7 +66,7 @@ def test_serve_on_a_port_taken_makes_no_database(tmp_path: Path):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        line = one_line_error(*meadow(["serve", "--port", str(port)], tmp_path))
+        line = one_line_error(*run_process(["serve", "--port", str(port)], cwd=tmp_path))
     assert line.startswith(f"error: port {port} on 127.0.0.1 is taken: ")
     assert line.endswith("choose another with --port)")
     assert not (tmp_path / "meadow-data").exists()
@@ -86,7 +80,7 @@ def test_serve_on_a_port_taken_makes_no_database(tmp_path: Path):
     ],
 )
 def test_serve_on_a_host_it_cannot_listen_on(tmp_path: Path, env, message):
-    code, out, err = meadow(["serve", "--port", str(_free_port())], tmp_path, env)
+    code, out, err = run_process(["serve", "--port", str(_free_port())], env, cwd=tmp_path)
     assert message in one_line_error(code, out, err)
     assert "Meadow on" not in err
     assert not (tmp_path / "meadow-data").exists()
@@ -145,7 +139,7 @@ def test_a_database_readable_by_others_is_made_private(capsys, monkeypatch, tmp_
     assert run(capsys, monkeypatch, ["migrate"])[0] == 0
     database = tmp_path / "meadow-data" / "meadow.sqlite3"
     database.chmod(0o644)
-    code, out, err = meadow(["migrate"], tmp_path)
+    code, out, err = run_process(["migrate"], cwd=tmp_path)
     assert code == 0, err
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
     assert "was readable by others (644): now by its owner only (600)" in out + err
@@ -157,7 +151,8 @@ def test_serve_with_its_metrics_address_taken_makes_no_database(tmp_path: Path):
         taken.listen()
         address = f"127.0.0.1:{taken.getsockname()[1]}"
         env = {"MEADOW_METRICS_ADDRESS": address}
-        line = one_line_error(*meadow(["serve", "--port", str(_free_port())], tmp_path, env))
+        serve = ["serve", "--port", str(_free_port())]
+        line = one_line_error(*run_process(serve, env, cwd=tmp_path))
     assert line == f"error: MEADOW_METRICS_ADDRESS={address}: Address already in use"
     assert not (tmp_path / "meadow-data").exists()
 
